@@ -1,0 +1,143 @@
+"""Exceptions the fake ORM raises, named exactly as real Odoo's.
+
+The wire layers turn these into faults and error objects the way Odoo 19 does
+(see ``fake_odoo.wire``).  Each class carries the dotted name Odoo reports
+(``data.name`` in JSON-RPC, ``name`` in JSON-2, the last traceback line in
+XML-RPC): we set ``__module__`` so ``traceback.format_exception`` prints the
+same ``odoo.exceptions.UserError: ...`` line real Odoo prints.
+
+Hierarchy (as in ``odoo/exceptions.py``)::
+
+    Exception
+    ├── UserError                      XML-RPC fault 2, JSON-2 422
+    │   ├── ValidationError            fault 2, 422
+    │   ├── MissingError               fault 2, 404
+    │   ├── RedirectWarning            fault 2, 422
+    │   └── AccessError                fault 4, 403
+    ├── AccessDenied                   fault 3 "Access Denied", JSON-2 401
+    ├── NotFound (werkzeug)            JSON-2 404 / JSON-RPC code 404
+    ├── Unauthorized (werkzeug)        JSON-2 401
+    ├── BadRequest (werkzeug)          JSON-2 400
+    └── psycopg2 errors                fault 1, 500
+        ├── OperationalError
+        └── IntegrityError -> UniqueViolation, ForeignKeyViolation
+
+Python builtins (ValueError, TypeError, KeyError, AttributeError) are raised
+as themselves: Odoo reports them as ``builtins.ValueError`` and so on.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A business rule refused the operation (fault 2, HTTP 422)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ValidationError(UserError):
+    """A constraint failed (fault 2, HTTP 422)."""
+
+
+class MissingError(UserError):
+    """The record does not exist or was deleted (fault 2, HTTP 404)."""
+
+
+class RedirectWarning(UserError):
+    """A warning with a suggested action (fault 2, HTTP 422)."""
+
+
+class AccessError(UserError):
+    """The user lacks the rights for the operation (fault 4, HTTP 403)."""
+
+
+class AccessDenied(Exception):
+    """Bad credentials (fault 3, HTTP 401).  The message is always 'Access Denied'."""
+
+    def __init__(self, message: str = "Access Denied") -> None:
+        super().__init__(message)
+        self.message = message
+
+
+for _cls in (UserError, ValidationError, MissingError, RedirectWarning, AccessError, AccessDenied):
+    _cls.__module__ = "odoo.exceptions"
+
+
+class HTTPException(Exception):
+    """A werkzeug HTTP exception: carries its status code and description."""
+
+    code = 500
+    title = "Internal Server Error"
+
+    def __init__(self, description: str) -> None:
+        super().__init__(f"{self.code} {self.title}: {description}")
+        self.description = description
+        self.message = description
+
+
+class NotFound(HTTPException):
+    code = 404
+    title = "Not Found"
+
+
+class Unauthorized(HTTPException):
+    code = 401
+    title = "Unauthorized"
+
+
+class BadRequest(HTTPException):
+    code = 400
+    title = "Bad Request"
+
+
+class UnprocessableEntity(HTTPException):
+    code = 422
+    title = "Unprocessable Entity"
+
+
+for _cls in (HTTPException, NotFound, Unauthorized, BadRequest, UnprocessableEntity):
+    _cls.__module__ = "werkzeug.exceptions"
+
+
+class OperationalError(Exception):
+    """psycopg2.OperationalError, e.g. an unknown database."""
+
+
+class IntegrityError(Exception):
+    """psycopg2.IntegrityError, the base of constraint violations."""
+
+
+class UniqueViolation(IntegrityError):
+    """psycopg2.errors.UniqueViolation: a UNIQUE constraint failed."""
+
+
+class ForeignKeyViolation(IntegrityError):
+    """psycopg2.errors.ForeignKeyViolation: a referenced row cannot be deleted."""
+
+
+OperationalError.__module__ = "psycopg2"
+IntegrityError.__module__ = "psycopg2"
+UniqueViolation.__module__ = "psycopg2.errors"
+ForeignKeyViolation.__module__ = "psycopg2.errors"
+
+
+def qualified_name(exc: BaseException) -> str:
+    """The dotted class name Odoo reports for an exception (``builtins.ValueError``)."""
+    cls = type(exc)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def message_of(exc: BaseException) -> str:
+    """The message Odoo reports: ``.message`` when set, else ``str(exc)``.
+
+    KeyError's ``str()`` adds quotes (``'no_such_field'``) while Odoo's JSON
+    ``message`` carries the bare key, so it is unwrapped here.
+    """
+    message = getattr(exc, "message", None)
+    if isinstance(message, str):
+        return message
+    if isinstance(exc, KeyError) and exc.args:
+        return str(exc.args[0])
+    return str(exc)
