@@ -1,0 +1,62 @@
+"""The dependency direction of ../ARCHITECTURE: the fake Odoo is an independent oracle."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+# How code would reach the captures of a developer machine; a user's clone has neither.
+SHARED_MARKERS = ("../shared", "odoo-captures")
+
+
+def _imported_modules(package: Path) -> dict[str, set[str]]:
+    """Map each module file of a package to the top-level modules it imports."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names.add(node.module.split(".")[0])
+        found[str(path.relative_to(SRC))] = names
+    return found
+
+
+def test_fake_odoo_never_imports_the_server() -> None:
+    offenders = {
+        module: names & {"odoo_mcp", "odoo_mcp_conformance"}
+        for module, names in _imported_modules(SRC / "fake_odoo").items()
+        if names & {"odoo_mcp", "odoo_mcp_conformance"}
+    }
+    assert offenders == {}
+
+
+def test_server_never_imports_the_fake() -> None:
+    offenders = {
+        module: names & {"fake_odoo", "odoo_mcp_conformance"}
+        for module, names in _imported_modules(SRC / "odoo_mcp").items()
+        if names & {"fake_odoo", "odoo_mcp_conformance"}
+    }
+    assert offenders == {}
+
+
+def test_the_scan_sees_imports() -> None:
+    # Guard against a scan that silently finds nothing (wrong path, empty tree).
+    modules = _imported_modules(SRC / "fake_odoo")
+    assert len(modules) >= 5
+    assert any("starlette" in names for names in modules.values())
+
+
+def test_nothing_reads_the_shared_folder_at_run_time() -> None:
+    root = SRC.parent
+    offenders = [
+        str(path.relative_to(root))
+        for folder in ("src", "tests", "bench")
+        for path in (root / folder).rglob("*.py")
+        if path != Path(__file__).resolve()
+        and any(marker in path.read_text(encoding="utf-8") for marker in SHARED_MARKERS)
+    ]
+    assert offenders == []
