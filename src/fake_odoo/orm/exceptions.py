@@ -97,8 +97,8 @@ class UnprocessableEntity(HTTPException):
     title = "Unprocessable Entity"
 
 
-for _cls in (HTTPException, NotFound, Unauthorized, BadRequest, UnprocessableEntity):
-    _cls.__module__ = "werkzeug.exceptions"
+for _http_cls in (HTTPException, NotFound, Unauthorized, BadRequest, UnprocessableEntity):
+    _http_cls.__module__ = "werkzeug.exceptions"
 
 
 class OperationalError(Exception):

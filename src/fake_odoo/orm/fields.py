@@ -37,7 +37,7 @@ class Field:
         self,
         string: str | None = None,
         *,
-        help: str | None = None,  # noqa: A002 - Odoo's own attribute name
+        help: str | None = None,
         required: bool = False,
         readonly: bool = False,
         store: bool = True,
@@ -50,6 +50,7 @@ class Field:
         max_version: int | None = None,
         aggregator: str | None = None,
         translate: bool = False,
+        search: str | None = None,
     ) -> None:
         self.name = ""  # set by the model metaclass
         self.model_name = ""
@@ -68,6 +69,9 @@ class Field:
         self.max_version = max_version
         self.aggregator = aggregator
         self.translate = translate
+        #: name of a model method ``(operator, value) -> domain`` making a computed field
+        #: searchable, as Odoo's ``search=`` attribute
+        self.search = search
 
     def exists_in(self, major: int) -> bool:
         """Whether the field is served by an Odoo of this major version."""
@@ -77,7 +81,7 @@ class Field:
 
     @property
     def searchable(self) -> bool:
-        return self.store
+        return self.store or self.search is not None
 
     @property
     def sortable(self) -> bool:
@@ -115,11 +119,16 @@ class Html(Field):
 class Integer(Field):
     type = "integer"
 
+    def __init__(self, string: str | None = None, **kw: Any) -> None:
+        kw.setdefault("aggregator", "sum")  # Odoo 17+: numeric fields sum by default
+        super().__init__(string, **kw)
+
 
 class Float(Field):
     type = "float"
 
     def __init__(self, string: str | None = None, *, digits: Any = None, **kw: Any) -> None:
+        kw.setdefault("aggregator", "sum")
         super().__init__(string, **kw)
         self.digits = digits
 

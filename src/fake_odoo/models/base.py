@@ -1,0 +1,457 @@
+"""Framework models of the ``base`` module: groups, users, API keys, system parameters,
+and the ``ir.model`` / ``ir.model.fields`` views of the registry.
+
+Imitates Odoo 19 (``res.users.group_ids``; ``groups_id`` up to 18), with the
+framework groups and the superuser (uid 1, ``__system__``) created by
+``bootstrap`` when a Database is built.  Business models (res.partner,
+res.company, ...) live in sibling modules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import zoneinfo
+from typing import Any
+
+from fake_odoo.orm import access, api, fields
+from fake_odoo.orm.database import SUPERUSER_ID, Environment
+from fake_odoo.orm.model import Model, Rule
+
+#: (xml id, category, name, implied xml ids) of the groups every database has
+BASE_GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("base.group_user", "Role", "User", ()),
+    ("base.group_erp_manager", "", "Access Rights", ("base.group_user",)),
+    ("base.group_system", "Role", "Administrator", ("base.group_erp_manager",)),
+    ("base.group_no_one", "", "Technical Features", ()),
+    ("base.group_multi_company", "", "Multi Companies", ()),
+    ("base.group_partner_manager", "Contact", "Creation", ()),
+    ("base.group_allow_export", "", "Export", ()),
+    ("base.group_portal", "Role", "Portal", ()),
+    ("base.group_public", "Role", "Public", ()),
+)
+
+#: fields a user may write on their own record without the users ACL (Odoo's SELF_WRITEABLE)
+SELF_WRITEABLE_FIELDS = ("signature", "action_id", "company_id", "email", "name", "lang", "tz")
+
+
+def _tz_selection(model: Any) -> list[tuple[str, str]]:
+    names = sorted(zoneinfo.available_timezones(), key=lambda t: "_" if t.startswith("Etc/") else t)
+    return [(name, name) for name in names]
+
+
+def _lang_selection(model: Any) -> list[tuple[str, str]]:
+    return [("en_US", "English (US)")]
+
+
+def groups_field(env: Environment) -> str:
+    """The users' group field: ``group_ids`` from Odoo 19, ``groups_id`` before."""
+    return "group_ids" if env.major >= 19 else "groups_id"
+
+
+def hash_key(key: str) -> str:
+    return "sha256$" + hashlib.sha256(key.encode()).hexdigest()
+
+
+class ResGroups(Model):
+    _name = "res.groups"
+    _description = "Access Groups"
+    _order = "name"
+    _access = {"base.group_user": "r", "base.group_erp_manager": "rwcu"}
+
+    name = fields.Char("Name", required=True, translate=True)
+    category_name = fields.Char("Category")  # stands for Odoo's category/privilege record
+    full_name = fields.Char("Group Name", compute="_compute_full_name", store=False)
+    implied_ids = fields.Many2many("res.groups", string="Inherits")
+    comment = fields.Text("Comment", translate=True)
+    share = fields.Boolean("Share Group")
+    user_ids = fields.Many2many(
+        "res.users", string="Users", compute="_compute_user_ids", store=False
+    )
+
+    def _compute_full_name(self) -> str:
+        return f"{self.category_name} / {self.name}" if self.category_name else str(self.name)
+
+    def _compute_user_ids(self) -> list[int]:
+        fname = groups_field(self.env)
+        rows = self.env.db.rows("res.users")
+        return [uid for uid, row in rows.items() if self.id in (row.get(fname) or [])]
+
+    def _compute_display_name(self) -> Any:
+        return self.full_name
+
+
+class ResUsers(Model):
+    _name = "res.users"
+    _description = "User"
+    _order = "name, login"
+    _access = {"base.group_user": "r", "base.group_erp_manager": "rwcu"}
+    _sql_constraints = [
+        ("login_key", "UNIQUE (login)", "You can not have two users with the same login!")
+    ]
+
+    name = fields.Char("Name", required=True)
+    login = fields.Char("Login", required=True, help="Used to log into the system")
+    password = fields.Char("Password", compute="_compute_password", store=False, copy=False)
+    partner_id = fields.Many2one("res.partner", "Related Partner", ondelete="restrict")
+    company_id = fields.Many2one("res.company", "Company")
+    group_ids = fields.Many2many("res.groups", string="Groups", min_version=19)
+    groups_id = fields.Many2many("res.groups", string="Groups", max_version=18)
+    active = fields.Boolean("Active", default=True)
+    tz = fields.Selection(_tz_selection, "Timezone")
+    lang = fields.Selection(_lang_selection, "Language", default="en_US")
+    email = fields.Char("Email")
+    share = fields.Boolean("Share User", compute="_compute_share", store=False)
+
+    def _compute_password(self) -> str:
+        return ""
+
+    def _compute_share(self) -> bool:
+        return "base.group_user" not in access.user_groups(self.env, self.id)
+
+    @api.model
+    def create(self, vals_list: Any) -> Any:
+        vals_list = [vals_list] if isinstance(vals_list, dict) else list(vals_list)
+        passwords = [vals.get("password") for vals in vals_list]
+        clean = [{k: v for k, v in vals.items() if k != "password"} for vals in vals_list]
+        if "res.partner" in self.env:
+            for vals in clean:
+                if not vals.get("partner_id"):
+                    partner_vals = {"name": vals.get("name") or vals.get("login")}
+                    if vals.get("email") and "email" in self.env["res.partner"]._fields:
+                        partner_vals["email"] = vals["email"]
+                    vals["partner_id"] = self.env["res.partner"].sudo().create(partner_vals).id
+        users = super().create(clean)
+        for user, password in zip(users, passwords, strict=True):
+            if password:
+                self.env.db.passwords[user.id] = str(password)
+        return users
+
+    def write(self, vals: dict[str, Any]) -> bool:
+        vals = dict(vals)
+        password = vals.pop("password", None)
+        own = self.ids == [self.env.uid]
+        if vals:
+            # Odoo lets users change a few fields of their own record (SELF_WRITEABLE_FIELDS)
+            target: ResUsers = (
+                self.sudo() if own and set(vals) <= set(SELF_WRITEABLE_FIELDS) else self
+            )
+            super(ResUsers, target).write(vals)
+        if password:
+            if not own:
+                access.check_acl(self, "write")
+            for uid in self.ids:
+                self.env.db.passwords[uid] = str(password)
+        return True
+
+    @api.model
+    def context_get(self) -> dict[str, Any]:
+        user = self.env.user.sudo()
+        return {"lang": user.lang or "en_US", "tz": user.tz or False, "uid": self.env.uid}
+
+
+class ResUsersApikeys(Model):
+    _name = "res.users.apikeys"
+    _description = "Users API Keys"
+    _order = "id"
+    _access = {"base.group_user": "ru", "base.group_system": "rwcu"}
+    _rules = [Rule(groups=("base.group_user",), domain=lambda env: [("user_id", "=", env.uid)])]
+
+    name = fields.Char("Description", required=True, readonly=True)
+    user_id = fields.Many2one("res.users", "User", required=True, readonly=True, ondelete="cascade")
+    scope = fields.Char("Scope", readonly=True)
+    key = fields.Char("Key", readonly=True, groups="base.group_system", copy=False)
+    index = fields.Char("Index", readonly=True)
+    expiration_date = fields.Datetime("Expiration Date", readonly=True, min_version=18)
+
+    @api.model
+    def create(self, vals_list: Any) -> Any:
+        vals_list = [vals_list] if isinstance(vals_list, dict) else list(vals_list)
+        prepared = []
+        for vals in vals_list:
+            vals = dict(vals)
+            key = vals.get("key")
+            if key and not str(key).startswith("sha256$"):
+                vals["index"] = str(key)[:8]
+                vals["key"] = hash_key(str(key))
+            prepared.append(vals)
+        return super().create(prepared)
+
+    @api.model
+    def _generate(self, scope: str | None, name: str, user_id: int | None = None) -> str:
+        """A new key for the user (returned once, stored hashed), like Odoo's wizard."""
+        key = secrets.token_hex(20)
+        self.sudo().create(
+            {"name": name, "scope": scope, "key": key, "user_id": user_id or self.env.uid}
+        )
+        return key
+
+
+class IrConfigParameter(Model):
+    _name = "ir.config_parameter"
+    _description = "System Parameter"
+    _rec_name = "key"
+    _order = "key"
+    _access = {"base.group_system": "rwcu"}
+    _sql_constraints = [("key_uniq", "unique (key)", "Key must be unique.")]
+
+    key = fields.Char("Key", required=True)
+    value = fields.Text("Value", required=True)
+
+    @api.model
+    def get_param(self, key: str, default: Any = False) -> Any:
+        access.check_acl(self, "read")
+        found = self.sudo().search([("key", "=", key)], limit=1)
+        return found.value if found else default
+
+    @api.model
+    def set_param(self, key: str, value: Any) -> bool:
+        found = self.search([("key", "=", key)], limit=1)
+        if found:
+            found.write({"value": value})
+        else:
+            self.create({"key": key, "value": value})
+        return True
+
+
+class IrModel(Model):
+    _name = "ir.model"
+    _description = "Models"
+    _order = "model"
+    _access = {"": "r"}
+
+    name = fields.Char("Model Description", required=True, translate=True)
+    model = fields.Char("Model", required=True)
+    order = fields.Char(
+        "Order",
+        required=True,
+        default="id",
+        help='SQL expression for ordering records in the model; e.g. "x_sequence asc, id desc"',
+    )
+    info = fields.Text("Information")
+    field_id = fields.One2many("ir.model.fields", "model_id", "Fields", required=True, copy=True)
+    state = fields.Selection(
+        [("manual", "Custom Object"), ("base", "Base Object")],
+        "Type",
+        default="manual",
+        readonly=True,
+    )
+    abstract = fields.Boolean("Abstract Model")
+    transient = fields.Boolean("Transient Model")
+    modules = fields.Char(
+        "In Apps",
+        compute="_compute_modules",
+        store=False,
+        help="List of modules in which the object is defined or inherited",
+    )
+    count = fields.Integer(
+        "Count (Incl. Archived)",
+        compute="_compute_count",
+        store=False,
+        help="Total number of records in this model",
+    )
+
+    def _compute_modules(self) -> str:
+        return ""
+
+    def _compute_count(self) -> int:
+        return len(self.env.db.store.get(str(self.model), {}))
+
+
+class IrModelFields(Model):
+    _name = "ir.model.fields"
+    _description = "Fields"
+    _order = "name"
+    _rec_name = "field_description"
+    _access = {"": "r"}
+
+    name = fields.Char("Field Name", required=True)
+    model = fields.Char(
+        "Model Name", required=True, help="The technical name of the model this field belongs to"
+    )
+    relation = fields.Char(
+        "Related Model", help="For relationship fields, the technical name of the target model"
+    )
+    relation_field = fields.Char("Relation Field")
+    model_id = fields.Many2one("ir.model", "Model", required=True, ondelete="cascade")
+    field_description = fields.Char("Field Label", required=True, translate=True)
+    help = fields.Text("Field Help", translate=True)
+    ttype = fields.Selection(
+        [
+            (t, t)
+            for t in (
+                "binary",
+                "boolean",
+                "char",
+                "date",
+                "datetime",
+                "float",
+                "html",
+                "integer",
+                "json",
+                "many2many",
+                "many2one",
+                "many2one_reference",
+                "monetary",
+                "one2many",
+                "properties",
+                "properties_definition",
+                "reference",
+                "selection",
+                "text",
+            )
+        ],
+        "Field Type",
+        required=True,
+    )
+    copied = fields.Boolean("Copied")
+    related = fields.Char("Related Field Definition")
+    required = fields.Boolean("Required")
+    readonly = fields.Boolean("Readonly")
+    index = fields.Boolean("Indexed")
+    store = fields.Boolean("Stored", default=True)
+    size = fields.Integer("Size")
+    state = fields.Selection(
+        [("manual", "Custom Field"), ("base", "Base Field")],
+        "Type",
+        required=True,
+        default="manual",
+        readonly=True,
+    )
+    on_delete = fields.Selection(
+        [("cascade", "Cascade"), ("set null", "Set NULL"), ("restrict", "Restrict")],
+        "On Delete",
+        default="set null",
+    )
+    domain = fields.Char("Domain", default="[]")
+    depends = fields.Char("Dependencies")
+    compute = fields.Text("Compute")
+    currency_field = fields.Char("Currency field")
+
+
+FRAMEWORK_MODELS: tuple[type[Model], ...] = (
+    ResGroups,
+    ResUsers,
+    ResUsersApikeys,
+    IrConfigParameter,
+    IrModel,
+    IrModelFields,
+)
+
+
+def bootstrap(env: Environment) -> None:
+    """Create what every database has: framework groups, the superuser, ir.model rows."""
+    db = env.db
+    if "res.groups" in env:
+        ids: dict[str, int] = {}
+        for xmlid, category, name, implied in BASE_GROUPS:
+            gid = db.insert(
+                "res.groups",
+                {
+                    "name": name,
+                    "category_name": category or False,
+                    "implied_ids": [ids[i] for i in implied],
+                    "share": False,
+                    "comment": False,
+                },
+            )
+            db.set_xmlid(xmlid, "res.groups", gid)
+            ids[xmlid] = gid
+        if "res.users" in env:
+            now = db.now_str()
+            db.insert(
+                "res.users",
+                {
+                    "name": "OdooBot",
+                    "login": "__system__",
+                    "active": False,
+                    "partner_id": False,
+                    "company_id": False,
+                    groups_field(env): list(ids.values()),
+                    "tz": False,
+                    "lang": "en_US",
+                    "email": False,
+                    "create_uid": SUPERUSER_ID,
+                    "write_uid": SUPERUSER_ID,
+                    "create_date": now,
+                    "write_date": now,
+                },
+                record_id=SUPERUSER_ID,
+            )
+            db.set_xmlid("base.user_root", "res.users", SUPERUSER_ID)
+    if "ir.model" in env:
+        _describe_registry(env)
+
+
+def _describe_registry(env: Environment) -> None:
+    db = env.db
+    for model_name, cls in sorted(env.registry.items()):
+        mid = db.insert(
+            "ir.model",
+            {
+                "name": cls.model_label(),
+                "model": model_name,
+                "order": cls._order,
+                "info": cls.__doc__ or False,
+                "state": "base",
+                "abstract": False,
+                "transient": cls._transient,
+            },
+        )
+        db.set_xmlid(f"base.model_{model_name.replace('.', '_')}", "ir.model", mid)
+        for fname, field in cls.fields_for(env.major).items():
+            db.insert(
+                "ir.model.fields",
+                {
+                    "name": fname,
+                    "model": model_name,
+                    "model_id": mid,
+                    "field_description": field.label,
+                    "relation": getattr(field, "comodel_name", False),
+                    "help": field.help or False,
+                    "relation_field": getattr(field, "inverse_name", False),
+                    "ttype": field.type,
+                    "copied": field.copy,
+                    "related": False,
+                    "required": field.required,
+                    "readonly": field.readonly,
+                    "index": False,
+                    "store": field.store,
+                    "size": 0,
+                    "state": "base",
+                    "on_delete": getattr(field, "ondelete", "set null"),
+                    "domain": "[]",
+                    "depends": ",".join(field.depends) or False,
+                    "compute": False,
+                    "currency_field": getattr(field, "currency_field", False),
+                },
+            )
+
+
+def check_credentials(env: Environment, login: str, secret: str) -> int | None:
+    """The uid for ``login`` when ``secret`` is its password or one of its API keys."""
+    if not login or not secret:
+        return None
+    rows = env.db.rows("res.users")
+    uid = next((u for u, r in rows.items() if r.get("login") == login and r.get("active")), None)
+    if uid is None:
+        return None
+    if env.db.passwords.get(uid) == secret:
+        return uid
+    return uid if check_api_key(env, secret) == uid else None
+
+
+def check_api_key(env: Environment, key: str) -> int | None:
+    """The active user owning API key ``key`` (not expired), else None."""
+    if not key or "res.users.apikeys" not in env:
+        return None
+    hashed, now = hash_key(key), env.db.now_str()
+    for row in env.db.rows("res.users.apikeys").values():
+        if row.get("key") != hashed:
+            continue
+        if row.get("expiration_date") and row["expiration_date"] < now:
+            continue
+        user = env.db.row("res.users", row["user_id"])
+        if user is not None and user.get("active"):
+            return int(row["user_id"])
+    return None

@@ -1,0 +1,305 @@
+"""create / write / unlink, imitating ``BaseModel.create``, ``write`` and ``unlink``.
+
+Order of events per record as in Odoo: access check, unknown-field KeyError,
+defaults, conversion, the row is written, x2many commands run, stored
+computed fields are recomputed, then the database-level checks (required ->
+Odoo 19's "Missing required value" ValidationError, foreign keys and UNIQUE
+constraints -> psycopg2 errors) and the Python ones (parent loops,
+``@api.constrains``).  Everything runs in a transaction: a failure undoes it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from fake_odoo.orm import access
+from fake_odoo.orm import convert as C
+from fake_odoo.orm import fields as F
+from fake_odoo.orm.api import constrained_fields
+from fake_odoo.orm.exceptions import (
+    ForeignKeyViolation,
+    MissingError,
+    UniqueViolation,
+    ValidationError,
+)
+
+if TYPE_CHECKING:
+    from fake_odoo.orm.model import BaseModel
+
+MAGIC = ("id", "display_name", "create_uid", "create_date", "write_uid", "write_date")
+X2MANY = ("one2many", "many2many")
+
+
+def _split(model: BaseModel, vals: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Check field names and convert: (raw column values, x2many values)."""
+    fields = model._fields
+    columns: dict[str, Any] = {}
+    relations: dict[str, Any] = {}
+    for name, value in vals.items():
+        field = fields.get(name)
+        if field is None:
+            raise KeyError(name)
+        if name == "id" or (field.compute is not None and not field.store):
+            continue  # Odoo ignores values of computed fields without inverse
+        if field.type in X2MANY:
+            relations[name] = value
+        else:
+            columns[name] = C.to_cache(model, field, value)
+    return columns, relations
+
+
+def _defaults(model: BaseModel, vals: dict[str, Any]) -> dict[str, Any]:
+    context = model.env.context
+    result = {}
+    for name, field in model._fields.items():
+        if name in vals or name in MAGIC:
+            continue
+        key = f"default_{name}"
+        if key in context:
+            result[name] = context[key]
+        elif field.default is not None:
+            result[name] = C.default_value(model, field)
+    return result
+
+
+def create(model: BaseModel, vals_list: Any) -> BaseModel:
+    if isinstance(vals_list, dict):
+        vals_list = [vals_list]
+    access.check_acl(model, "create")
+    env, db = model.env, model.env.db
+    now, ids = db.now_str(), []
+    for vals in vals_list:
+        vals = dict(vals)
+        for name in vals:
+            if name not in model._fields:
+                raise KeyError(name)
+        vals.update(_defaults(model, vals))
+        columns, relations = _split(model, vals)
+        row = {
+            name: C.empty_raw(field)
+            for name, field in model._fields.items()
+            if field.store and field.type != "one2many" and name not in MAGIC
+        }
+        row.update(columns)
+        row.update(create_uid=env.uid, create_date=now, write_uid=env.uid, write_date=now)
+        rid = db.insert(model._name, row)
+        record = model.browse(rid)
+        _apply_relations(record, relations)
+        record._recompute()
+        _check_database(record, set(vals) | set(row))
+        ids.append(rid)
+    records: BaseModel = model.browse(ids)
+    access.check_rules(records, "create")
+    _check_python(records, None)
+    return records
+
+
+def check_existing(records: BaseModel) -> None:
+    rows = records.env.db.rows(records._name)
+    missing = [i for i in records._ids if i not in rows]
+    if missing:
+        raise MissingError(
+            "Record does not exist or has been deleted.\n"
+            f"(Record: {records.browse(missing)!r}, User: {records.env.uid})"
+        )
+
+
+def write(records: BaseModel, vals: dict[str, Any]) -> bool:
+    if not records:
+        return True
+    access.check_acl(records, "write")
+    check_existing(records)
+    access.check_rules(records, "read")
+    access.check_rules(records, "write")
+    columns, relations = _split(records, dict(vals))
+    db = records.env.db
+    columns.update(write_uid=records.env.uid, write_date=db.now_str())
+    for rid in records._ids:
+        db.update(records._name, rid, columns)
+    for record in records:
+        _apply_relations(record, relations)
+    records._recompute()
+    for record in records:
+        _check_database(record, set(vals))
+    _check_python(records, set(vals))
+    return True
+
+
+def _apply_relations(record: BaseModel, relations: dict[str, Any]) -> None:
+    for name, value in relations.items():
+        field = record._fields[name]
+        if field.type == "many2many":
+            _apply_m2m(record, field, value)
+        else:
+            _apply_o2m(record, field, value)
+
+
+def _apply_m2m(record: BaseModel, field: F.Field, value: Any) -> None:
+    comodel = record.env[field.comodel_name]  # type: ignore[attr-defined]
+    current: list[int] = list(record._raw(field.name))
+    for cmd in C.x2many_commands(value):
+        code, rid, arg = cmd[0], cmd[1], cmd[2]
+        if code == 0:
+            current.append(comodel.create(arg).id)
+        elif code == 1:
+            comodel.browse(rid).write(arg)
+        elif code == 2:
+            current = [i for i in current if i != rid]
+            comodel.browse(rid).unlink()
+        elif code == 3:
+            current = [i for i in current if i != rid]
+        elif code == 4:
+            if rid not in current:
+                current.append(rid)
+        elif code == 5:
+            current = []
+        elif code == 6:
+            current = list(dict.fromkeys(arg or []))
+    record.env.db.update(record._name, record.id, {field.name: current})
+
+
+def _apply_o2m(record: BaseModel, field: F.Field, value: Any) -> None:
+    assert isinstance(field, F.One2many)
+    comodel = record.env[field.comodel_name]
+    inverse = field.inverse_name
+    inverse_field = comodel._fields[inverse]
+    drop_deletes = inverse_field.required or getattr(inverse_field, "ondelete", "") == "cascade"
+
+    def detach(ids: list[int]) -> None:
+        lines = comodel.browse(ids)
+        if drop_deletes:
+            lines.unlink()
+        else:
+            lines.write({inverse: False})
+
+    for cmd in C.x2many_commands(value):
+        code, rid, arg = cmd[0], cmd[1], cmd[2]
+        if code == 0:
+            comodel.create({**(arg or {}), inverse: record.id})
+        elif code == 1:
+            comodel.browse(rid).write(arg)
+        elif code == 2:
+            comodel.browse(rid).unlink()
+        elif code == 3:
+            detach([rid])
+        elif code == 4:
+            comodel.browse(rid).write({inverse: record.id})
+        elif code in (5, 6):
+            current = list(record.with_context(active_test=False)._raw(field.name))
+            keep = set(arg or []) if code == 6 else set()
+            gone = [i for i in current if i not in keep]
+            if gone:
+                detach(gone)
+            new = [i for i in (arg or []) if i not in current] if code == 6 else []
+            if new:
+                comodel.browse(new).write({inverse: record.id})
+
+
+def _check_database(record: BaseModel, touched: set[str]) -> None:
+    """NOT NULL, foreign keys and UNIQUE constraints of one written record."""
+    row = record._row()
+    for name, field in record._fields.items():
+        if not field.store or field.type in X2MANY or name not in row:
+            continue
+        value = row[name]
+        if field.required and field.type != "boolean" and (value is None or value is False):
+            raise ValidationError(
+                "The operation cannot be completed: Missing required value for the field "
+                f"'{field.label}' ({name}).\nModel: '{record.model_label()}' ({record._name})\n"
+                "- create/update: a mandatory field is not set\n"
+                "- delete: another model requires the record being deleted, you can archive "
+                "it instead\n"
+            )
+        if field.type == "many2one" and value and name in touched:
+            comodel = field.comodel_name  # type: ignore[attr-defined]
+            if comodel in record.env.db.store and record.env.db.row(comodel, value) is None:
+                table = record._table
+                raise ForeignKeyViolation(
+                    f'insert or update on table "{table}" violates foreign key constraint '
+                    f'"{table}_{name}_fkey"\nDETAIL:  Key ({name})=({value}) is not present in '
+                    f'table "{comodel.replace(".", "_")}".\n'
+                )
+    for cname, definition, _message in record._sql_constraints:
+        match = re.match(r"\s*unique\s*\(([^)]*)\)", definition, re.IGNORECASE)
+        if not match:
+            continue
+        columns = [c.strip() for c in match.group(1).split(",")]
+        key = tuple(row.get(c, False) for c in columns)
+        if any(v is None or v is False for v in key):
+            continue  # NULLs are distinct in a PostgreSQL UNIQUE index
+        for rid, other in record.env.db.rows(record._name).items():
+            if rid != record.id and tuple(other.get(c, False) for c in columns) == key:
+                shown = ", ".join(str(v) for v in key)
+                raise UniqueViolation(
+                    f'duplicate key value violates unique constraint "{record._table}_{cname}"\n'
+                    f"DETAIL:  Key ({', '.join(columns)})=({shown}) already exists.\n"
+                )
+
+
+def _check_python(records: BaseModel, touched: set[str] | None) -> None:
+    parent = records._parent_name
+    field = records._fields.get(parent)
+    if field is not None and field.type == "many2one" and (touched is None or parent in touched):
+        rows = records.env.db.rows(records._name)
+        for rid in records._ids:
+            seen, current = {rid}, rows[rid].get(parent)
+            while current:
+                if current in seen:
+                    raise ValidationError(
+                        records._recursion_error
+                        or f"You cannot create recursive {records.model_label()} hierarchies."
+                    )
+                seen.add(current)
+                current = rows.get(current, {}).get(parent)
+    for name in dir(type(records)):
+        method = getattr(type(records), name, None)
+        fnames = constrained_fields(method)
+        if fnames and (touched is None or touched & set(fnames)):
+            for record in records:
+                getattr(record, name)()
+
+
+def unlink(records: BaseModel) -> bool:
+    if not records:
+        return True
+    access.check_acl(records, "unlink")
+    check_existing(records)
+    access.check_rules(records, "unlink")
+    env, db = records.env, records.env.db
+    doomed = set(records._ids)
+    for model_name, cls in env.registry.items():
+        for fname, field in cls.fields_for(env.major).items():
+            if not field.store or getattr(field, "comodel_name", None) != records._name:
+                continue
+            rows = db.rows(model_name)
+            if field.type == "many2many":
+                for rid, row in list(rows.items()):
+                    if doomed & set(row.get(fname) or []):
+                        kept = [i for i in row[fname] if i not in doomed]
+                        db.update(model_name, rid, {fname: kept})
+                continue
+            if field.type != "many2one":
+                continue
+            refs = [rid for rid, row in rows.items() if row.get(fname) in doomed]
+            if model_name == records._name:
+                refs = [r for r in refs if r not in doomed]
+            if not refs:
+                continue
+            ondelete = getattr(field, "ondelete", "set null")
+            if ondelete == "cascade":
+                env[model_name].sudo().browse(refs).unlink()
+            elif ondelete == "restrict":
+                table, target = model_name.replace(".", "_"), records._table
+                key = rows[refs[0]][fname]
+                raise ForeignKeyViolation(
+                    f'update or delete on table "{target}" violates foreign key constraint '
+                    f'"{table}_{fname}_fkey" on table "{table}"\n'
+                    f'DETAIL:  Key (id)=({key}) is still referenced from table "{table}".\n'
+                )
+            else:
+                for rid in refs:
+                    db.update(model_name, rid, {fname: False})
+    for rid in records._ids:
+        db.delete(records._name, rid)
+    return True
