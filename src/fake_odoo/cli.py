@@ -1,0 +1,58 @@
+"""``fake-odoo serve``: run the fake Odoo server in the foreground, like ``odoo-bin``.
+
+Prints the URL, the database and the dataset's logins, passwords and API keys, then
+serves until interrupted (Ctrl+C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.server import bind_socket, make_server
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fake-odoo", description="A fake Odoo server.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the fake over HTTP")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8069)
+    serve.add_argument("--odoo-version", default="19.0", help="e.g. 17.0, 18.0, 19.0")
+    serve.add_argument("--dataset", default="demo")
+    serve.add_argument("--scale", type=int, default=1)
+    serve.add_argument("--database", default="demo", help="the database name")
+    serve.add_argument("--log-level", default="info")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    fake = FakeOdoo(
+        args.odoo_version, dataset=args.dataset, scale=args.scale, database=args.database
+    )
+    sock = bind_socket(args.host, args.port)
+    server = make_server(fake, sock, log_level=args.log_level)
+    print(f"fake Odoo {fake.version} serving {fake.url}")
+    print(f"database: {fake.db.name}  (dataset {args.dataset}, scale {args.scale})")
+    for login, info in fake.credentials().items():
+        print(
+            f"login: {login}  uid: {info.get('uid')}  password: {info.get('password')}"
+            f"  api key: {info.get('api_key')}"
+        )
+    sys.stdout.flush()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,201 @@
+"""``FakeOdoo``: the handle on one fake Odoo server (its database, sessions, faults, calls).
+
+Not an Odoo class: it is what tests and the CLI hold.  It owns the ``Database`` built
+by ``fake_odoo.demo.build_database``, runs every RPC through ``service.call_kw`` under
+the database lock (one transaction at a time, as Odoo's cursor would), keeps the call
+log, and offers the out-of-band control operations (reset, external edits as
+superuser, clock, faults) that ``fake_odoo.control`` also exposes over HTTP.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from fake_odoo.control import Call, CallLog
+from fake_odoo.faults import Fault, FaultBook
+from fake_odoo.orm.database import SUPERUSER_ID, Database
+from fake_odoo.orm.exceptions import AccessDenied
+from fake_odoo.wire.errors import unknown_database
+from fake_odoo.wire.session import SessionStore
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = ["FakeOdoo"]
+
+DatabaseFactory = Callable[..., Database]
+
+
+def _demo_factory(name: str, version: str, dataset: str, scale: int) -> Database:
+    from fake_odoo.demo import build_database
+
+    database: Database = build_database(name=name, version=version, dataset=dataset, scale=scale)
+    return database
+
+
+class FakeOdoo:
+    """One fake Odoo server: ``FakeOdoo(version="19.0")`` builds the demo database."""
+
+    def __init__(
+        self,
+        version: str = "19.0",
+        *,
+        dataset: str = "demo",
+        scale: int = 1,
+        database: str = "demo",
+        factory: DatabaseFactory | None = None,
+    ) -> None:
+        self.dataset = dataset
+        self.scale = scale
+        self.database_name = database
+        self._factory: DatabaseFactory = factory or _demo_factory
+        self.db: Database = self._factory(database, version, dataset, scale)
+        self.sessions = SessionStore()
+        self.faults = FaultBook()
+        self.log = CallLog()
+        self.url: str | None = None
+        self._app: Starlette | None = None
+        self._reset_lock = threading.Lock()
+
+    # -- identity ----------------------------------------------------------------------------
+    @property
+    def version(self) -> str:
+        return self.db.version
+
+    @property
+    def app(self) -> Starlette:
+        """The ASGI app (created once; it always serves the current database)."""
+        if self._app is None:
+            from fake_odoo.app import create_app
+
+            self._app = create_app(self)
+        return self._app
+
+    def credentials(self) -> dict[str, dict[str, Any]]:
+        """login -> {"uid", "password", "api_key"} of the demo dataset's users (for printing)."""
+        from fake_odoo import demo
+
+        users = {
+            "admin": (demo.ADMIN_UID, "admin", demo.ADMIN_API_KEY),
+            "demo": (demo.DEMO_UID, "demo", demo.DEMO_API_KEY),
+        }
+        return {
+            login: {"uid": uid, "password": password, "api_key": key}
+            for login, (uid, password, key) in users.items()
+            if self.db.row("res.users", uid) is not None
+        }
+
+    # -- wire-side entry points ----------------------------------------------------------------
+    def database(self, name: str) -> Database:
+        """The database named ``name``; an unknown one fails like psycopg2 does in Odoo."""
+        try:
+            return {self.db.name: self.db}[name]
+        except KeyError:
+            # implicit chaining, as Odoo's registry lookup: "During handling of ..."
+            raise unknown_database(name)  # noqa: B904
+
+    def check_credentials(self, database: Database, uid: int, password: str) -> None:
+        """``odoo.service.security.check``: the password (or an API key) of that uid."""
+        with database.lock:
+            row = database.row("res.users", uid) if "res.users" in database.registry else None
+            login = row.get("login") if row else None
+            if not login or database.authenticate(str(login), str(password)) != uid:
+                raise AccessDenied()
+
+    def call_kw(
+        self, uid: int, model: str, method: str, args: list[Any], kwargs: dict[str, Any]
+    ) -> Any:
+        """``service.call_kw`` as one transaction, holding the database lock."""
+        from fake_odoo.orm.service import call_kw
+
+        db = self.db
+        with db.lock, db.transaction():
+            return call_kw(db, uid, model, method, args, kwargs)
+
+    def record(
+        self, protocol: str, path: str, service: str, method: str, model: str | None = None
+    ) -> None:
+        self.log.add(
+            Call(protocol=protocol, path=path, service=service, method=method, model=model)
+        )
+
+    # -- control: data ---------------------------------------------------------------------
+    def reset(self, dataset: str = "demo", version: str | None = None, scale: int = 1) -> None:
+        """Rebuild the database (optionally at another version); drops sessions, faults, calls."""
+        with self._reset_lock:
+            new = self._factory(self.database_name, version or self.version, dataset, scale)
+            with self.db.lock:
+                self.db = new
+            self.dataset, self.scale = dataset, scale
+            self.sessions.clear()
+            self.faults.clear()
+            self.log.clear()
+
+    def call(
+        self, model: str, method: str, *args: Any, uid: int = SUPERUSER_ID, **kwargs: Any
+    ) -> Any:
+        """Call an ORM method from outside (as superuser by default); not logged."""
+        return self.call_kw(uid, model, method, list(args), kwargs)
+
+    def create(self, model: str, vals: dict[str, Any]) -> int:
+        """Create a record "from outside" (another user of the same database)."""
+        result = self.call(model, "create", vals)
+        return int(result[0] if isinstance(result, list) else result)
+
+    def edit(self, model: str, record_id: int, vals: dict[str, Any]) -> None:
+        """Write a record "from outside": bumps its ``write_date`` like any write."""
+        self.call(model, "write", [record_id], vals)
+
+    def read(self, model: str, ids: list[int], fields: list[str] | None = None) -> list[Any]:
+        result: list[Any] = self.call(model, "read", ids, fields=fields)
+        return result
+
+    def set_clock(self, when: datetime | str | None) -> None:
+        """Freeze the server clock (naive UTC or "YYYY-MM-DD HH:MM:SS"); None unfreezes it."""
+        if isinstance(when, str):
+            when = datetime.strptime(when, "%Y-%m-%d %H:%M:%S")
+        with self.db.lock:
+            self.db.set_clock(when)
+
+    # -- control: faults, sessions, call log -------------------------------------------------------
+    def inject_fault(
+        self,
+        kind: str,
+        *,
+        count: int | None = None,
+        protocol: str | None = None,
+        path: str | None = None,
+        seconds: float = 0.0,
+        status: int = 502,
+        retry_after: int = 1,
+        body: str | None = None,
+    ) -> Fault:
+        """Add a fault (see ``fake_odoo.faults`` for the kinds); ``count=None`` = persistent."""
+        fault = Fault(kind, protocol, path, count, seconds, status, retry_after, body)
+        return self.faults.add(fault)
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+
+    def expire_sessions(self) -> None:
+        """Invalidate every web session: the next session call gets error 100."""
+        self.sessions.clear()
+
+    @property
+    def calls(self) -> list[Call]:
+        return self.log.all()
+
+    def call_counts(
+        self,
+        protocol: str | None = None,
+        model: str | None = None,
+        method: str | None = None,
+        service: str | None = None,
+    ) -> int:
+        return self.log.count(protocol=protocol, model=model, method=method, service=service)
+
+    def reset_calls(self) -> None:
+        self.log.clear()

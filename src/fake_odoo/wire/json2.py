@@ -1,0 +1,109 @@
+"""The JSON-2 API of Odoo 19: ``POST /json/2/<model>/<method>`` (``rpc/controllers/json2.py``).
+
+Bearer API key (scheme case-insensitive), optional ``X-Odoo-Database``, the body holds
+the method's named arguments plus ``ids`` and ``context``; success is the bare JSON
+result (``create`` always a list), errors are ``{name, message, arguments, context,
+debug}`` with an HTTP status (400/401/403/404/422/500).  Servers before 19 have no such
+route: every ``/json/2`` URL is werkzeug's HTML 404 there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from fake_odoo.orm.api import is_model_method
+from fake_odoo.orm.exceptions import BadRequest, NotFound, Unauthorized, UnprocessableEntity
+from fake_odoo.orm.service import resolve
+from fake_odoo.wire.errors import http_status_of, serialize_exception, werkzeug_html
+from fake_odoo.wire.jsonrpc import json_response
+
+if TYPE_CHECKING:
+    from fake_odoo.handle import FakeOdoo
+
+__all__ = ["handle_json2"]
+
+_BEARER = re.compile(r"^bearer\s+(.+)$", re.IGNORECASE)
+_NO_AUTH = "User not authenticated, use an API Key with a Bearer Authorization header."
+
+
+def html_not_found() -> Response:
+    return Response(werkzeug_html(404), 404, headers={"Content-Type": "text/html; charset=utf-8"})
+
+
+async def handle_json2(request: Request, fake: FakeOdoo, subpath: str) -> Response:
+    """Serve any request under ``/json/2/``."""
+    if fake.db.major < 19:
+        return html_not_found()
+    dbname = request.headers.get("x-odoo-database")
+    if dbname is not None and dbname != fake.db.name:
+        # no registry for that database: Odoo has no JSON-2 route to match
+        return html_not_found()
+    model, _, method = subpath.partition("/")
+    if request.method != "POST" or not model or not method or "/" in method:
+        # the catch-all route ``/json/2/<path:subpath>`` (json2.py web_json_2_404)
+        try:
+            raise NotFound("Did you mean POST /json/2/<model>/<method>?")
+        except NotFound as exc:
+            return json_response(serialize_exception(exc), 404)
+    body = await request.body()
+    authorization = request.headers.get("authorization", "")
+    path = request.url.path
+
+    def run() -> tuple[int, Any]:
+        try:
+            fake.record("json2", path, "object", method, model=model)
+            return 200, _call(fake, model, method, authorization, body)
+        except Exception as exc:
+            return http_status_of(exc), serialize_exception(exc)
+
+    status, payload = await run_in_threadpool(run)
+    headers = {"WWW-Authenticate": "Bearer "} if status == 401 else None
+    return json_response(payload, status, headers)
+
+
+def _authenticate(fake: FakeOdoo, authorization: str) -> int:
+    """``ir.http._auth_method_bearer``."""
+    match = _BEARER.match(authorization)
+    if not match:
+        raise Unauthorized(_NO_AUTH)
+    with fake.db.lock:
+        uid = fake.db.authenticate_api_key(match.group(1))
+    if not uid:
+        raise Unauthorized("Invalid apikey")
+    return uid
+
+
+def _call(fake: FakeOdoo, model: str, method: str, authorization: str, body: bytes) -> Any:
+    """``web_json_2_rpc``: authenticate, parse, resolve model and method, then call."""
+    uid = _authenticate(fake, authorization)
+    try:
+        params = json.loads(body)
+    except ValueError as exc:
+        raise BadRequest(f"could not parse the body as json: {exc}") from exc
+    if not isinstance(params, dict):
+        raise BadRequest("could not parse the body as json: expected an object")
+    ids = params.pop("ids", None)
+    if model not in fake.db.registry:
+        try:
+            raise KeyError(model)
+        except KeyError as exc:
+            raise NotFound(f"the model {model!r} does not exist") from exc
+    try:
+        # the ORM's own resolution: AccessError (403) for private names propagates
+        func = resolve(fake.db, model, method)
+    except AttributeError as exc:
+        raise NotFound(exc.args[0]) from exc
+    is_model = is_model_method(func)
+    if ids and is_model:
+        raise UnprocessableEntity(f"cannot call {model}.{method} with ids")
+    args: list[Any] = [] if is_model else [ids or []]
+    result = fake.call_kw(uid, model, method, args, params)
+    if method == "create" and isinstance(result, int) and not isinstance(result, bool):
+        return [result]  # JSON-2 create answers a list even for one dict
+    return result

@@ -1,0 +1,166 @@
+"""JSON-RPC 2.0 over HTTP, as Odoo 19's ``JsonRPCDispatcher`` serves it.
+
+Routes: ``/jsonrpc`` (the ``common``/``db``/``object`` services, stateless),
+``/web/session/authenticate``, ``/web/session/get_session_info``,
+``/web/session/destroy``, ``/web/dataset/call_kw[/<model>/<method>]`` (cookie session)
+and ``/web/webclient/version_info``.  Always HTTP 200; the envelope is
+``{"jsonrpc", "id", "error"|"result"}`` and, like Odoo's ``_response``, a None result
+leaves the ``result`` key out.  Error codes: 0, 404 for werkzeug NotFound, 100 for an
+expired session.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from fake_odoo.orm.exceptions import AccessDenied, AccessError, BadRequest
+from fake_odoo.wire.errors import is_not_found, serialize_exception
+from fake_odoo.wire.services import dispatch_rpc, warn_deprecated
+from fake_odoo.wire.session import SESSION_COOKIE, SESSION_MAX_AGE, Session, session_info
+
+if TYPE_CHECKING:
+    from fake_odoo.handle import FakeOdoo
+
+__all__ = ["JSON_CONTENT_TYPE", "SessionExpiredException", "handle_jsonrpc", "json_response"]
+
+JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+
+
+class SessionExpiredException(Exception):
+    """``odoo.http.SessionExpiredException``: the web session is gone (JSON-RPC code 100)."""
+
+
+SessionExpiredException.__module__ = "odoo.http"
+
+
+def json_default(value: Any) -> Any:
+    """``odoo.tools.json.json_default``: datetimes as Odoo strings, bytes decoded."""
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, date):
+        return value.strftime("%Y-%m-%d")
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    return str(value)
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """``request.make_json_response``: default separators, no ASCII escaping."""
+    body = json.dumps(data, ensure_ascii=False, default=json_default).encode()
+    return Response(body, status, headers={"Content-Type": JSON_CONTENT_TYPE, **(headers or {})})
+
+
+def _envelope(request_id: Any, result: Any = None, error: Any = None) -> dict[str, Any]:
+    response: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id}
+    if error is not None:
+        response["error"] = error
+    if result is not None:
+        response["result"] = result
+    return response
+
+
+def _error(exc: BaseException) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": 0, "message": "Odoo Server Error"}
+    if is_not_found(exc):
+        error = {"code": 404, "message": "404: Not Found"}
+    elif isinstance(exc, SessionExpiredException):
+        error = {"code": 100, "message": "Odoo Session Expired"}
+    error["data"] = serialize_exception(exc)
+    return error
+
+
+async def handle_jsonrpc(request: Request, fake: FakeOdoo, route: str) -> Response:
+    """Serve one JSON-RPC POST for ``route`` (a key of the route table below)."""
+    body = await request.body()
+    sid = request.cookies.get(SESSION_COOKIE)
+    path = request.url.path
+    if route == "jsonrpc":
+        warn_deprecated(fake, path)
+    set_cookie: list[Session] = []
+
+    def run() -> dict[str, Any]:
+        request_id: Any = None
+        try:
+            try:
+                payload = json.loads(body)
+                request_id = payload.get("id")
+                params = payload.get("params") or {}
+            except (ValueError, AttributeError) as exc:
+                raise BadRequest("Invalid JSON data") from exc
+            endpoint = _routes(fake, path, sid, set_cookie)[route]
+            return _envelope(request_id, result=endpoint(**params))
+        except Exception as exc:
+            return _envelope(request_id, error=_error(exc))
+
+    response = json_response(await run_in_threadpool(run))
+    for session in set_cookie:
+        response.set_cookie(
+            SESSION_COOKIE, session.sid, max_age=SESSION_MAX_AGE, httponly=True, samesite="lax"
+        )
+    return response
+
+
+def _routes(
+    fake: FakeOdoo, path: str, sid: str | None, set_cookie: list[Session]
+) -> dict[str, Callable[..., Any]]:
+    """The endpoints, as plain functions so bad params raise Odoo's own TypeError."""
+
+    def user_session() -> Session:
+        # auth="user" routes: no or unknown session id -> SessionExpiredException
+        session = fake.sessions.get(sid)
+        if session is None:
+            raise SessionExpiredException("Session expired")
+        return session
+
+    def jsonrpc(service: str, method: str, args: list[Any]) -> Any:
+        return dispatch_rpc(fake, "jsonrpc", path, service, method, list(args))
+
+    def authenticate(db: str, login: str, password: str, base_location: Any = None) -> Any:
+        fake.record("web", path, "common", "authenticate")
+        if db != fake.db.name:
+            raise AccessError("Database not found.")
+        with fake.db.lock:
+            uid = fake.db.authenticate(login, password)
+        if not uid:
+            raise AccessDenied()
+        context = fake.call_kw(uid, "res.users", "context_get", [], {})
+        session = fake.sessions.new(db, uid, login, context)
+        info = session_info(fake, session)
+        set_cookie.append(session)
+        return info
+
+    def get_session_info() -> Any:
+        return session_info(fake, user_session())
+
+    def destroy() -> Any:
+        fake.sessions.drop(sid)
+        return None
+
+    def call_kw(
+        model: str, method: str, args: list[Any], kwargs: dict[str, Any], path: Any = None
+    ) -> Any:
+        fake.record("web", _path, "object", method, model=model)
+        session = user_session()
+        return fake.call_kw(session.uid, model, method, list(args), dict(kwargs))
+
+    def version_info() -> Any:
+        return fake.db.version_info
+
+    _path = path
+    return {
+        "jsonrpc": jsonrpc,
+        "authenticate": authenticate,
+        "get_session_info": get_session_info,
+        "destroy": destroy,
+        "call_kw": call_kw,
+        "version_info": version_info,
+    }

@@ -1,0 +1,49 @@
+"""Shared pytest fixtures: the fake Odoo in process and served on a free loopback port.
+
+``fake_odoo_version`` (module scope, "19.0" by default) picks the Odoo version; override it
+per module with ``@pytest.mark.parametrize("fake_odoo_version", ["17.0"], indirect=True)``.
+``fake_odoo`` is a fresh in-process ``FakeOdoo`` per test (use ``fake.app`` or
+``fake_odoo.testing.in_process_client``); ``fake_odoo_server`` is one served ``FakeOdoo``
+per module (``.url`` set), with faults, calls, sessions and clock cleared around each test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from fake_odoo import FakeOdoo
+from fake_odoo.testing import serve_fake_odoo
+
+
+@pytest.fixture(scope="module")
+def fake_odoo_version(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", "19.0"))
+
+
+@pytest.fixture
+def fake_odoo(fake_odoo_version: str) -> FakeOdoo:
+    return FakeOdoo(fake_odoo_version)
+
+
+@pytest.fixture(scope="module")
+def fake_odoo_served(fake_odoo_version: str) -> Iterator[FakeOdoo]:
+    with serve_fake_odoo(fake_odoo_version) as fake:
+        yield fake
+
+
+def _tidy(fake: FakeOdoo, version: str) -> None:
+    fake.clear_faults()
+    fake.reset_calls()
+    fake.expire_sessions()
+    fake.set_clock(None)
+    if fake.version != version:
+        fake.reset(version=version)
+
+
+@pytest.fixture
+def fake_odoo_server(fake_odoo_served: FakeOdoo, fake_odoo_version: str) -> Iterator[FakeOdoo]:
+    _tidy(fake_odoo_served, fake_odoo_version)
+    yield fake_odoo_served
+    _tidy(fake_odoo_served, fake_odoo_version)
