@@ -1,0 +1,126 @@
+"""SPEC-02 / L2-02b: positional ``execute_kw`` arguments -> JSON-2 named parameters.
+
+JSON-2 (Odoo 19, decision 6) takes named parameters only: ``ids`` for the records and each
+method parameter by name. The generic ``execute_kw(model, method, args, kwargs)`` speaks the
+positional convention of XML-RPC, where a record method's first positional argument is its ids.
+
+==========================  =======  =====================================================
+method                      ids?     positional args, in order
+==========================  =======  =====================================================
+search_read                 no       domain, fields, offset, limit, order
+search                      no       domain, offset, limit, order
+search_count                no       domain, limit
+search_fetch                no       domain, field_names, offset, limit, order
+read                        yes      fields, load
+write                       yes      vals
+create                      no       vals_list
+unlink                      yes      -
+copy                        yes      default
+exists                      yes      -
+fields_get                  no       allfields, attributes
+name_search                 no       name, domain, operator, limit
+name_create                 no       name
+read_group                  no       domain, fields, groupby, offset, limit, orderby, lazy
+formatted_read_group        no       domain, groupby, aggregates, having, offset, limit, order
+default_get                 no       fields_list
+check_access_rights         no       operation, raise_exception
+has_access                  no       operation
+check_access_rule           yes      operation
+context_get                 no       -
+action_*, button_*          yes      - (further arguments must be passed by name)
+anything else               yes if the first positional argument is an id or a list of ids
+==========================  =======  =====================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from odoo_mcp.connection.base import OdooValue
+from odoo_mcp.connection.errors import OdooConfigurationError
+
+__all__ = ["JSON2_PARAMS", "to_named_params"]
+
+# (takes ids, positional parameter names after the ids)
+JSON2_PARAMS: Final[Mapping[str, tuple[bool, tuple[str, ...]]]] = {
+    "search_read": (False, ("domain", "fields", "offset", "limit", "order")),
+    "search": (False, ("domain", "offset", "limit", "order")),
+    "search_count": (False, ("domain", "limit")),
+    "search_fetch": (False, ("domain", "field_names", "offset", "limit", "order")),
+    "read": (True, ("fields", "load")),
+    "write": (True, ("vals",)),
+    "create": (False, ("vals_list",)),
+    "unlink": (True, ()),
+    "copy": (True, ("default",)),
+    "exists": (True, ()),
+    "fields_get": (False, ("allfields", "attributes")),
+    "name_search": (False, ("name", "domain", "operator", "limit")),
+    "name_create": (False, ("name",)),
+    "read_group": (False, ("domain", "fields", "groupby", "offset", "limit", "orderby", "lazy")),
+    "formatted_read_group": (
+        False,
+        ("domain", "groupby", "aggregates", "having", "offset", "limit", "order"),
+    ),
+    "default_get": (False, ("fields_list",)),
+    "check_access_rights": (False, ("operation", "raise_exception")),
+    "has_access": (False, ("operation",)),
+    "check_access_rule": (True, ("operation",)),
+    "context_get": (False, ()),
+}
+
+_RECORD_METHOD_PREFIXES = ("action_", "button_")
+
+
+def _is_ids(value: OdooValue) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, list | tuple) and all(
+        isinstance(item, int) and not isinstance(item, bool) for item in value
+    )
+
+
+def _as_ids(value: OdooValue) -> list[int]:
+    return [value] if isinstance(value, int) else list(value)
+
+
+def to_named_params(
+    model: str, method: str, args: Sequence[OdooValue], kwargs: Mapping[str, OdooValue]
+) -> dict[str, OdooValue]:
+    """REQ-02b-09: map ``execute_kw`` positional args to JSON-2's named body (decision 6)."""
+    body: dict[str, OdooValue] = {}
+    positional = list(args)
+    known = JSON2_PARAMS.get(method)
+    if known is not None:
+        takes_ids, names = known
+    else:
+        # Public record methods (action_confirm, button_validate) take ids first; for any other
+        # method an id list in first position can only be ids, as in Odoo's own call_kw.
+        takes_ids = method.startswith(_RECORD_METHOD_PREFIXES) or (
+            bool(positional) and _is_ids(positional[0])
+        )
+        names = ()
+    if takes_ids and positional:
+        ids = positional.pop(0)
+        if not _is_ids(ids):
+            raise OdooConfigurationError(
+                f"{model}.{method}: the first argument must be record ids, got {ids!r}"
+            )
+        body["ids"] = _as_ids(ids)
+    if len(positional) > len(names):
+        extra = positional[len(names) :]
+        raise OdooConfigurationError(
+            f"{model}.{method}: JSON-2 takes named parameters only; pass {extra!r} as keyword "
+            f"arguments (known positional names: {list(names) or 'none'})"
+        )
+    for name, value in zip(names, positional, strict=False):
+        if name in kwargs:
+            raise OdooConfigurationError(f"{model}.{method}: {name!r} given twice")
+        body[name] = value
+    for name, value in kwargs.items():
+        if name == "context":
+            continue  # the adapter merges and sends the context itself
+        body[name] = value
+    return body

@@ -1,0 +1,301 @@
+"""SPEC-02: the connection manager: one connection per server, lifecycle, recovery.
+
+States (REQ-02-18/19)::
+
+    DISCONNECTED -> CONNECTING -> AUTHENTICATED -> READY
+    READY --error--> ERROR -> RECONNECTING -> AUTHENTICATED -> READY
+
+Recovery policy (REQ-02-21/22, decisions 7 and 15):
+
+* session expired / credentials no longer accepted: re-authenticate once, then retry the call
+  once. Odoo refused the call before running it, so the retry cannot apply it twice. If the
+  re-authentication fails, ``OdooAuthenticationError`` is raised.
+* connection error: mark ERROR, reconnect up to 3 times (backoff 1 s, 2 s, 4 s), then retry
+  the call once **only if that is safe**: the request provably never left (refused, connect
+  timeout, 429/503 refusals) or the method only reads (``READ_METHODS``). A write whose answer
+  was lost may have been committed: it is reported, not retried; the next call reconnects.
+* ``OdooRateLimited`` is raised with ``retry_after``; the caller decides when to try again.
+* XML-RPC's None-marshal fault is a success (``CallOutcome.null_from_marshal_fault``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+
+import anyio
+import httpx2
+
+from odoo_mcp.connection.base import CallOutcome, OdooCalls, OdooProtocol, OdooValue
+from odoo_mcp.connection.errors import (
+    OdooAuthenticationError,
+    OdooConnectionError,
+    OdooError,
+    OdooRateLimited,
+    OdooSessionExpired,
+)
+from odoo_mcp.connection.negotiation import Login, negotiate
+from odoo_mcp.connection.settings import ConnectionSettings, build_http_client
+from odoo_mcp.connection.shapes import BACKOFF, READ_METHODS, ConnectionInfo, ConnectionState
+from odoo_mcp.connection.version import OdooVersion, ProtocolName
+
+__all__ = ["READ_METHODS", "ConnectionInfo", "ConnectionManager", "ConnectionState"]
+
+logger = logging.getLogger(__name__)
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class ConnectionManager(OdooCalls):
+    """REQ-02-26: the single connection to one Odoo server, shared by every tool."""
+
+    def __init__(
+        self,
+        settings: ConnectionSettings,
+        *,
+        transport: httpx2.AsyncBaseTransport | None = None,
+        sleep: Sleep = anyio.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        backoff: Sequence[float] = BACKOFF,
+    ) -> None:
+        self.settings = settings
+        self._client = build_http_client(settings, transport)
+        self._sleep = sleep
+        self._clock = clock
+        self._backoff = tuple(backoff)
+        self._lock = anyio.Lock()
+        self._state = ConnectionState.DISCONNECTED
+        self._login: Login | None = None
+        self._last_used = clock()
+        self.installed_modules: list[str] = []
+
+    @property
+    def state(self) -> ConnectionState:
+        """REQ-02-19: the current lifecycle state."""
+        return self._state
+
+    @property
+    def is_ready(self) -> bool:
+        """REQ-02-19: version known, protocol chosen, authenticated."""
+        return self._state is ConnectionState.READY
+
+    @property
+    def adapter(self) -> OdooProtocol | None:
+        """REQ-02-17: the protocol adapter in use (None before connecting)."""
+        return self._login.adapter if self._login else None
+
+    @property
+    def odoo_version(self) -> OdooVersion | None:
+        """REQ-02a-12: the version detected at the last (re)connect."""
+        return self._login.adapter.version if self._login else None
+
+    @property
+    def protocol(self) -> ProtocolName | None:
+        """REQ-02-19: the protocol in use."""
+        return self._login.adapter.protocol_name if self._login else None
+
+    @property
+    def uid(self) -> int | None:
+        """REQ-02-19: the authenticated user's id."""
+        return self._login.adapter.uid if self._login else None
+
+    @property
+    def database(self) -> str:
+        """REQ-02-19: the database name."""
+        return self.settings.database
+
+    @property
+    def server_url(self) -> str:
+        """REQ-02-19: the normalised Odoo URL."""
+        return self.settings.url
+
+    def get_connection_info(self) -> ConnectionInfo:
+        """REQ-02-33: url, database, uid, username, version, protocol, edition, state, modules."""
+        version = self.odoo_version
+        return ConnectionInfo(
+            url=self.server_url,
+            database=self.database,
+            uid=self.uid,
+            username=self.settings.username,
+            odoo_version=str(version) if version else None,
+            protocol=self.protocol,
+            edition=version.edition if version else "unknown",
+            state=self._state,
+            installed_modules=list(self.installed_modules),
+        )
+
+    async def connect(self) -> None:
+        """REQ-02-18: detect the version, choose the protocol, authenticate; READY on success."""
+        async with self._lock:
+            if self._state is not ConnectionState.READY:
+                await self._connect(ConnectionState.CONNECTING)
+
+    async def _connect(self, starting: ConnectionState) -> None:
+        self._state = starting
+        if self._login is not None:
+            await self._login.adapter.close()
+            self._login = None
+        try:
+            login = await negotiate(self._client, self.settings)
+        except OdooError:
+            self._state = ConnectionState.ERROR
+            raise
+        self._login = login
+        self._state = ConnectionState.AUTHENTICATED
+        logger.info(
+            "connected to Odoo %s at %s over %s as uid %s",
+            login.adapter.version,
+            self.server_url,
+            login.adapter.protocol_name,
+            login.adapter.uid,
+        )
+        self._state = ConnectionState.READY
+        self._last_used = self._clock()
+
+    async def close(self) -> None:
+        """REQ-02b-16: forget the session and close the shared HTTP client (REQ-02b-15)."""
+        if self._login is not None:
+            await self._login.adapter.close()
+            self._login = None
+        await self._client.aclose()
+        self._state = ConnectionState.DISCONNECTED
+
+    async def __aenter__(self) -> ConnectionManager:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def _reconnect(self, cause: OdooConnectionError) -> None:
+        """REQ-02-21: up to 3 attempts with backoff 1 s, 2 s, 4 s; re-detects the version."""
+        last = cause
+        for delay in self._backoff:
+            await self._sleep(delay)
+            try:
+                await self._connect(ConnectionState.RECONNECTING)
+            except OdooConnectionError as exc:
+                last = exc
+                continue
+            return
+        self._state = ConnectionState.ERROR
+        raise OdooConnectionError(
+            f"Odoo at {self.server_url} is unreachable after {len(self._backoff)} reconnection "
+            f"attempts ({last.message}); check that the server is running and reachable",
+            kind=last.kind,
+            request_sent=cause.request_sent,
+            http_status=last.http_status,
+            protocol=cause.protocol,
+        ) from last
+
+    async def _reauthenticate(self, cause: OdooSessionExpired) -> OdooProtocol:
+        """REQ-02-22: log in again with the same secret (decision 7); raise if refused."""
+        assert self._login is not None  # only reachable after a successful connect
+        login = self._login
+        self._state = ConnectionState.RECONNECTING
+        logger.info("Odoo session expired (%s); re-authenticating", cause.message)
+        try:
+            await login.adapter.authenticate(self.settings.database, login.login, login.secret)
+        except OdooAuthenticationError:
+            self._state = ConnectionState.ERROR
+            raise
+        self._state = ConnectionState.AUTHENTICATED
+        self._state = ConnectionState.READY
+        return login.adapter
+
+    async def _ready_adapter(self) -> OdooProtocol:
+        """REQ-02-20: connect if needed; after an idle period check the session still works."""
+        async with self._lock:
+            if self._state is ConnectionState.DISCONNECTED or self._login is None:
+                await self._connect(ConnectionState.CONNECTING)
+            elif self._state is not ConnectionState.READY:
+                # An earlier call left the connection broken. Nothing of this call has been
+                # sent, so reconnecting (with backoff if the first try fails) is always safe.
+                try:
+                    await self._connect(ConnectionState.RECONNECTING)
+                except OdooConnectionError as exc:
+                    await self._reconnect(exc)
+            elif self._clock() - self._last_used > self.settings.idle_timeout:
+                await self._health_check()
+            assert self._login is not None
+            return self._login.adapter
+
+    async def _health_check(self) -> None:
+        """REQ-02-20: ``res.users.search_count([('id', '=', uid)])`` must be 1."""
+        assert self._login is not None
+        adapter = self._login.adapter
+        try:
+            healthy = await adapter.search_count("res.users", [["id", "=", adapter.uid]]) == 1
+        except OdooSessionExpired as exc:
+            await self._reauthenticate(exc)
+            healthy = True
+        except OdooConnectionError as exc:
+            # Nothing of the caller's has been sent yet, so reconnecting is always safe here.
+            self._state = ConnectionState.ERROR
+            await self._reconnect(exc)
+            healthy = True
+        if not healthy:
+            logger.warning("health check failed for uid %s; reconnecting", adapter.uid)
+            await self._connect(ConnectionState.RECONNECTING)
+        self._last_used = self._clock()
+
+    async def call(
+        self,
+        model: str,
+        method: str,
+        args: Sequence[OdooValue] = (),
+        kwargs: Mapping[str, OdooValue] | None = None,
+        context: Mapping[str, object] | None = None,
+    ) -> CallOutcome:
+        """REQ-02-21: one call with transparent re-authentication and a single safe retry."""
+        adapter = await self._ready_adapter()
+        try:
+            outcome = await adapter.call(model, method, args, kwargs, context)
+        except OdooSessionExpired as exc:
+            async with self._lock:
+                adapter = await self._reauthenticate(exc)
+            outcome = await self._retry(adapter, model, method, args, kwargs, context)
+        except OdooRateLimited:
+            raise
+        except OdooConnectionError as exc:
+            self._state = ConnectionState.ERROR
+            if exc.request_sent and method not in READ_METHODS:
+                raise OdooConnectionError(
+                    f"{exc.message}. The call {model}.{method} may have reached Odoo and been "
+                    "applied; it was not retried: check its effect before repeating it",
+                    kind=exc.kind,
+                    request_sent=True,
+                    http_status=exc.http_status,
+                    protocol=exc.protocol,
+                ) from exc
+            async with self._lock:
+                await self._reconnect(exc)
+                assert self._login is not None
+                adapter = self._login.adapter
+            outcome = await self._retry(adapter, model, method, args, kwargs, context)
+        self._last_used = self._clock()
+        return outcome
+
+    async def _retry(
+        self,
+        adapter: OdooProtocol,
+        model: str,
+        method: str,
+        args: Sequence[OdooValue],
+        kwargs: Mapping[str, OdooValue] | None,
+        context: Mapping[str, object] | None,
+    ) -> CallOutcome:
+        """REQ-02-21: the one retry; a second expiry means the credentials are refused."""
+        try:
+            return await adapter.call(model, method, args, kwargs, context)
+        except OdooSessionExpired as exc:
+            self._state = ConnectionState.ERROR
+            raise OdooAuthenticationError(
+                f"Odoo refused the credentials again after re-authenticating: {exc.message}",
+                protocol=exc.protocol,
+                raw=exc.raw,
+            ) from exc
+        except OdooConnectionError:
+            self._state = ConnectionState.ERROR
+            raise
