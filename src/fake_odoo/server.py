@@ -54,6 +54,9 @@ class AbortableH11Protocol(H11Protocol):
 def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted sockets inherit this on Linux.  Without it, a keep-alive response waits for
+    # the client's delayed ACK (~40 ms per call) whenever it leaves in two writes.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind((host, port))
     sock.set_inheritable(True)
     return sock

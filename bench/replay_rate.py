@@ -1,0 +1,53 @@
+"""Print how many real Odoo 19 capture files the fake replays identically, and why not the rest.
+
+Usage: python bench/replay_rate.py [-v]
+Serves a fake Odoo on a free port, replays every tests/fixtures/odoo19 capture with the
+engine of tests/fake_odoo/replay.py and prints "N/M capture files replay identically",
+then each other file with its reason from tests/fixtures/replay_expected_differences.toml
+(or "NOT LISTED" and its first differences: a bug of the fake or a missing entry).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "fake_odoo"))
+
+from replay import Replayer, capture_names, expected_differences
+
+from fake_odoo.testing import serve_fake_odoo
+
+
+def main(argv: list[str]) -> int:
+    verbose = "-v" in argv
+    logging.disable(logging.WARNING)  # Odoo's deprecation warning on every XML-RPC call
+    listed = expected_differences()
+    names = capture_names()
+    others: list[str] = []
+    differing = 0
+    with serve_fake_odoo() as fake:
+        replayer = Replayer(fake)
+        for name in names:
+            try:
+                reports = replayer.run(name)
+                diffs = [(r.step, d) for r in reports for d in r.differences]
+            except Exception as exc:  # the replay itself broke: report it like a difference
+                diffs = [(0, f"replay raised {exc!r}")]
+                replayer.wrote = True
+            if not diffs:
+                continue
+            differing += 1
+            entry = listed.get(name)
+            reason = entry.reason if entry else "NOT LISTED"
+            others.append(f"  {name}: {reason}")
+            if entry is None or verbose:
+                others.extend(f"      step {step}: {diff}" for step, diff in diffs[:6])
+    print(f"{len(names) - differing}/{len(names)} capture files replay identically")
+    print("\n".join(others))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
