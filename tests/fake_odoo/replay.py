@@ -1,0 +1,315 @@
+"""Capture replay: send a real Odoo 19 request to the fake and normalise both answers.
+
+A capture (``tests/fixtures/odoo19/*.json``, trimmed copies of real Odoo 19 traffic) is one
+request or a flow of steps.  ``Replayer.run`` sends each step with independent clients
+(stdlib ``xmlrpc.client.ServerProxy`` for XML-RPC, plain ``httpx2`` for JSON-RPC, JSON-2 and
+bare HTTP) against a served fake, rewriting API key placeholders and the ids of records
+created earlier in the replay (``replay_ids.IdMap``), and returns, per step, the ``Outcome``
+real Odoo gave and the one the fake gave; ``compare`` lists their differences.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+import xmlrpc.client
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from replay_ids import IdMap
+from replay_outcome import Outcome, compare, expected_outcome
+
+from fake_odoo import FakeOdoo
+from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CAPTURES = FIXTURES / "odoo19"
+EXPECTED_DIFFERENCES = FIXTURES / "replay_expected_differences.toml"
+SETUP = FIXTURES / "replay_setup.toml"
+PLACEHOLDERS = {
+    "<ADMIN_API_KEY>": ADMIN_API_KEY,
+    "<DEMO_API_KEY>": DEMO_API_KEY,
+    "<INVALID_API_KEY>": "not-a-valid-api-key-0000000000000000000000",
+}
+# Calls that cannot change the database: a replay made only of them needs no fresh database.
+READ_ONLY = frozenset(
+    {
+        "read",
+        "search",
+        "search_read",
+        "search_count",
+        "fields_get",
+        "default_get",
+        "name_search",
+        "read_group",
+        "formatted_read_group",
+        "check_access_rights",
+        "has_access",
+        "context_get",
+        "version",
+        "about",
+        "server_version",
+        "list",
+        "login",
+        "authenticate",
+    }
+)
+
+__all__ = [
+    "CAPTURES",
+    "Difference",
+    "Outcome",
+    "Replayer",
+    "StepReport",
+    "capture_names",
+    "compare",
+    "expected_differences",
+    "load_capture",
+    "steps_of",
+]
+
+
+def capture_names() -> list[str]:
+    return sorted(path.name for path in CAPTURES.glob("*.json"))
+
+
+def load_capture(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((CAPTURES / name).read_text(encoding="utf-8"))
+    return data
+
+
+def steps_of(capture: dict[str, Any]) -> list[dict[str, Any]]:
+    steps: list[dict[str, Any]] = capture.get("steps", [capture])
+    return steps
+
+
+@dataclass(frozen=True)
+class Difference:
+    """An entry of replay_expected_differences.toml: a file (or some of its steps) and why."""
+
+    file: str
+    reason: str
+    steps: tuple[int, ...] = ()
+
+
+def expected_differences() -> dict[str, Difference]:
+    data = tomllib.loads(EXPECTED_DIFFERENCES.read_text(encoding="utf-8"))
+    entries = [
+        Difference(d["file"], d["reason"], tuple(d.get("steps", ())))
+        for d in data.get("difference", [])
+    ]
+    return {entry.file: entry for entry in entries}
+
+
+def _substitute(value: Any) -> Any:
+    if isinstance(value, str):
+        for placeholder, key in PLACEHOLDERS.items():
+            value = value.replace(placeholder, key)
+        return value
+    if isinstance(value, list):
+        return [_substitute(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _substitute(v) for k, v in value.items()}
+    return value
+
+
+@dataclass
+class StepReport:
+    step: int
+    label: str
+    expected: Outcome
+    got: Outcome
+    differences: list[str] = field(default_factory=list)
+
+
+class _HeaderTransport(xmlrpc.client.Transport):
+    """A stdlib transport that remembers the response's Content-Type."""
+
+    content_type: str | None = None
+
+    def parse_response(self, response: Any) -> Any:
+        self.content_type = response.getheader("Content-Type")
+        return super().parse_response(response)
+
+
+class Replayer:
+    """Replays captures against one served fake, keeping the id map of the current replay."""
+
+    def __init__(self, fake: FakeOdoo) -> None:
+        assert fake.url, "the fake must be served (fake_odoo.testing.serve_fake_odoo)"
+        self.fake = fake
+        self.url: str = fake.url
+        self._relations: dict[str, dict[str, str]] = {}
+        self.ids = IdMap(self.relations)
+        self.wrote = False  # did a replayed call possibly change the database?
+        self.setup: dict[str, Any] = tomllib.loads(SETUP.read_text(encoding="utf-8"))
+
+    def relations(self, model: str) -> dict[str, str]:
+        """{field: comodel} of ``model``'s relational fields, from the fake's metadata."""
+        if model not in self._relations:
+            try:
+                meta = self.fake.call(model, "fields_get", attributes=["relation"])
+            except Exception:  # a model the fake does not have: no relations to follow
+                meta = {}
+            self._relations[model] = {
+                name: attrs["relation"] for name, attrs in meta.items() if attrs.get("relation")
+            }
+        return self._relations[model]
+
+    def fresh(self) -> None:
+        """A fresh database (only when a replayed call may have written) and an empty id map."""
+        if self.wrote:
+            self.fake.reset()
+            self.wrote = False
+        self.ids = IdMap(self.relations)
+
+    # -- one capture -------------------------------------------------------------------------
+    def run(self, name: str, *, fresh: bool = True) -> list[StepReport]:
+        """Replay every step of capture ``name``; flows mask record ids in messages."""
+        capture = load_capture(name)
+        if fresh:
+            self.fresh()
+            self.prepare(name)
+        mask = "steps" in capture
+        reports = []
+        for index, step in enumerate(steps_of(capture), start=1):
+            self.resolve_aliases(name, int(step.get("step", index)))
+            got = self.send(step)
+            expected = expected_outcome(step)
+            reports.append(
+                StepReport(
+                    step=int(step.get("step", index)),
+                    label=str(step.get("label", name)),
+                    expected=expected,
+                    got=got,
+                    differences=compare(expected, got, mask_ids=mask),
+                )
+            )
+        return reports
+
+    def resolve_aliases(self, name: str, step: int) -> None:
+        """Map captured ids of records the fake holds elsewhere (found by a domain)."""
+        for alias in self.setup.get("alias", []):
+            files = alias.get("files", ["*"])
+            if ("*" in files or name in files) and alias.get("before_step", 1) == step:
+                model = alias["model"]
+                domain = self.ids.domain(model, alias["domain"])
+                found = self.fake.call(model, "search", domain, limit=1)
+                if found:
+                    self.ids.add(model, int(alias["id"]), found[0])
+
+    def prepare(self, name: str) -> None:
+        """Records the capture's database already held, and captures it builds on."""
+        setup = self.setup
+        for record in setup.get("record", []):
+            if name in record["files"]:
+                new_id = self.fake.create(record["model"], dict(record["vals"]))
+                self.ids.add(record["model"], int(record["id"]), new_id)
+                self.wrote = True
+        for chain in setup.get("chain", []):
+            if chain["file"] == name:
+                for before in chain["after"]:
+                    self.run(before, fresh=False)
+
+    # -- one step ----------------------------------------------------------------------------
+    def send(self, step: dict[str, Any]) -> Outcome:
+        transport = step["transport"]
+        if transport == "xmlrpc":
+            return self.send_xmlrpc(step)
+        if transport == "jsonrpc":
+            return self.send_jsonrpc(step)
+        if transport == "json2":
+            return self.send_json2(step)
+        return self.send_http(step)
+
+    def _call(self, model: str, method: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if method not in READ_ONLY:
+            self.wrote = True
+        return self.ids.call(model, method, args, kwargs)
+
+    def send_xmlrpc(self, step: dict[str, Any]) -> Outcome:
+        params = _substitute(list(step.get("params") or []))
+        method: str = step["method"]
+        model = None
+        if method == "execute_kw":
+            model, model_method = params[3], params[4]
+            args, kwargs = self._call(
+                model, model_method, params[5], params[6] if len(params) > 6 else {}
+            )
+            params = [*params[:5], args, *([kwargs] if len(params) > 6 else [])]
+        elif method not in READ_ONLY:
+            self.wrote = True
+        transport = _HeaderTransport()
+        proxy = xmlrpc.client.ServerProxy(
+            self.url + step["endpoint"], transport=transport, allow_none=True
+        )
+        try:
+            result = getattr(proxy, method)(*params)
+        except xmlrpc.client.Fault as fault:
+            return Outcome.from_xmlrpc_fault(fault.faultCode, fault.faultString, transport)
+        except xmlrpc.client.ProtocolError as error:
+            return Outcome(status=error.errcode, kind="http", message=error.errmsg)
+        finally:
+            proxy("close")()
+        if model is not None:
+            self.ids.learn(model, params[4], step.get("result"), result)
+        return Outcome.from_result(200, result, step, transport.content_type)
+
+    def send_jsonrpc(self, step: dict[str, Any]) -> Outcome:
+        request = _substitute(step["request"])
+        params = request.get("params", {})
+        model = model_method = None
+        args = params.get("args", [])
+        if params.get("method") == "execute_kw" and len(args) > 5:
+            model, model_method = args[3], args[4]
+            new_args, kwargs = self._call(model, args[4], args[5], args[6] if len(args) > 6 else {})
+            params["args"] = [*args[:5], new_args, *([kwargs] if len(args) > 6 else [])]
+        elif params.get("method") not in READ_ONLY:
+            self.wrote = True
+        response = httpx2.post(self.url + step["endpoint"], json=request, timeout=30)
+        outcome = Outcome.from_http(response, step)
+        if model is not None and model_method is not None and outcome.kind == "result":
+            captured = step.get("response", {})
+            got = response.json()
+            if isinstance(captured, dict) and isinstance(got, dict):
+                self.ids.learn(model, model_method, captured.get("result"), got.get("result"))
+        return outcome
+
+    def send_json2(self, step: dict[str, Any]) -> Outcome:
+        headers = _substitute(step.get("request_headers") or {})
+        parts = step["endpoint"].split("/")  # "", "json", "2", model, method
+        model = parts[3] if len(parts) > 3 else None
+        method = parts[4] if len(parts) > 4 else ""
+        if "request_body_raw" in step:
+            content = str(step["request_body_raw"]).encode()
+        else:
+            body = _substitute(step.get("request_body"))
+            if model is not None and isinstance(body, dict):
+                body = self.ids.kwargs(model, body)
+            if method not in READ_ONLY:
+                self.wrote = True
+            content = json.dumps(body).encode()
+        response = httpx2.request(
+            step.get("http_method", "POST"),
+            self.url + step["endpoint"],
+            headers=headers,
+            content=content,
+            timeout=30,
+        )
+        outcome = Outcome.from_http(response, step)
+        if model is not None and outcome.kind == "result":
+            self.ids.learn(model, method, step.get("response"), response.json())
+        return outcome
+
+    def send_http(self, step: dict[str, Any]) -> Outcome:
+        body = step.get("request_body")
+        response = httpx2.request(
+            step.get("http_method", "GET"),
+            self.url + step["endpoint"],
+            headers=step.get("request_headers") or {},
+            content=body.encode() if isinstance(body, str) else None,
+            timeout=30,
+        )
+        return Outcome.from_http(response, step)
