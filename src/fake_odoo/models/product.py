@@ -1,0 +1,273 @@
+"""Products: imitates Odoo's ``uom.uom``, ``product.category``, ``product.template`` and
+``product.product`` (modules uom, product, sale, stock).
+
+Real Odoo stores the commercial data on the template and lets each variant read it through
+``_inherits``.  The fake keeps one variant per template and stores the shared fields on
+both, copying every write across, so that searching, ordering and grouping variants by
+``categ_id`` or ``list_price`` work with the plain ORM.  ``qty_available`` is computed from
+the stock quants of internal locations, as in the stock module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fake_odoo.orm import api, fields
+from fake_odoo.orm.model import Model
+
+# Product types: Odoo 18 replaced the "Storable Product" type with the is_storable flag.
+TYPES_OLD = [("consu", "Consumable"), ("service", "Service"), ("product", "Storable Product")]
+TYPES_NEW = [("consu", "Goods"), ("service", "Service"), ("combo", "Combo")]
+TYPE_HELP = (
+    "Goods are tangible materials and merchandise you provide.\n"
+    "A service is a non-material product you provide."
+)
+INVOICE_POLICIES = [("order", "Ordered quantities"), ("delivery", "Delivered quantities")]
+SHARED_FIELDS = (
+    "name",
+    "list_price",
+    "standard_price",
+    "type",
+    "is_storable",
+    "categ_id",
+    "uom_id",
+    "sale_ok",
+    "purchase_ok",
+    "invoice_policy",
+    "description_sale",
+    "default_code",
+    "active",
+    "weight",
+    "volume",
+    "company_id",
+    "barcode",
+)
+_SYNCING = "fake_product_sync"  # context key stopping the template <-> variant echo
+
+
+def product_types(arg: Any) -> list[tuple[str, str]]:
+    """The ``type`` selection of the served version (``arg``: an Environment or records)."""
+    major = getattr(arg, "major", None) or arg.env.major
+    return TYPES_NEW if major >= 18 else TYPES_OLD
+
+
+def is_storable(product: Any) -> bool:
+    """Whether stock is tracked: ``is_storable`` from 18, type "product" before."""
+    if product.env.major >= 18:
+        return bool(product.is_storable)
+    return bool(product.type == "product")
+
+
+class UomUom(Model):
+    _name = "uom.uom"
+    _description = "Product Unit of Measure"
+    _order = "sequence, id"
+    _access = {"": "r", "uom.group_uom": "rwcu", "base.group_system": "rwcu"}
+
+    name = fields.Char("Unit Name", required=True, translate=True)
+    sequence = fields.Integer("Sequence", default=10)
+    relative_factor = fields.Float("Contains", default=1.0, required=True)
+    rounding = fields.Float("Rounding Precision", default=0.01)
+    active = fields.Boolean("Active", default=True)
+
+
+class ProductCategory(Model):
+    _name = "product.category"
+    _description = "Product Category"
+    _order = "complete_name"
+    _rec_name = "complete_name"
+    _parent_name = "parent_id"
+    _recursion_error = "You cannot create recursive categories."
+    _access = {"base.group_user": "r", "product.group_product_manager": "rwcu"}
+
+    name = fields.Char("Name", required=True, translate=True)
+    complete_name = fields.Char("Complete Name", compute="_compute_complete_name", store=True)
+    parent_id = fields.Many2one("product.category", "Parent Category", ondelete="cascade")
+    child_id = fields.One2many("product.category", "parent_id", "Child Categories")
+    product_count = fields.Integer("# Products", compute="_compute_product_count", store=False)
+
+    def _compute_complete_name(self) -> Any:
+        parent = self.sudo().parent_id
+        return f"{parent.complete_name} / {self.name}" if parent else self.name
+
+    def _compute_product_count(self) -> Any:
+        family = self.sudo().search([("id", "child_of", self.id)])
+        return self.env["product.template"].sudo().search_count([("categ_id", "in", family.ids)])
+
+
+class _ProductCommon(Model):
+    """Fields both the template and its variant carry (no ``_name``: a field mixin)."""
+
+    _register = False
+
+    name = fields.Char("Name", required=True, translate=True)
+    default_code = fields.Char("Internal Reference")
+    barcode = fields.Char("Barcode", copy=False)
+    active = fields.Boolean("Active", default=True)
+    type = fields.Selection(
+        product_types, "Product Type", required=True, default="consu", help=TYPE_HELP
+    )
+    is_storable = fields.Boolean(
+        "Track Inventory",
+        min_version=18,
+        help="A storable product is a product for which you manage stock.",
+    )
+    categ_id = fields.Many2one("product.category", "Product Category", default=1)
+    uom_id = fields.Many2one("uom.uom", "Unit", required=True, default=1)
+    list_price = fields.Float(
+        "Sales Price", default=1.0, help="Price at which the product is sold to customers."
+    )
+    standard_price = fields.Float("Cost")
+    sale_ok = fields.Boolean("Sales", default=True)
+    purchase_ok = fields.Boolean("Purchase", default=True)
+    invoice_policy = fields.Selection(
+        INVOICE_POLICIES,
+        "Invoicing Policy",
+        default="order",
+        help="Ordered Quantity: Invoice quantities ordered by the customer.\n"
+        "Delivered Quantity: Invoice quantities delivered to the customer.",
+    )
+    description_sale = fields.Text("Sales Description")
+    weight = fields.Float("Weight")
+    volume = fields.Float("Volume")
+    company_id = fields.Many2one("res.company", "Company")
+    qty_available = fields.Float(
+        "Quantity On Hand",
+        compute="_compute_qty_available",
+        store=False,
+        search="_search_qty_available",
+    )
+    virtual_available = fields.Float(
+        "Forecasted Quantity", compute="_compute_virtual_available", store=False
+    )
+
+    def _variant_ids(self) -> list[int]:
+        raise NotImplementedError
+
+    def _compute_qty_available(self) -> Any:
+        from fake_odoo.models.stock import on_hand
+
+        return sum(on_hand(self.env, pid) for pid in self._variant_ids())
+
+    def _compute_virtual_available(self) -> Any:
+        from fake_odoo.models.stock import forecast
+
+        return sum(forecast(self.env, pid) for pid in self._variant_ids())
+
+    def _search_qty_available(self, operator: str, value: Any) -> list[Any]:
+        from fake_odoo.orm.domain_eval import match_value
+
+        records = self.sudo().with_context(active_test=False).search([])
+        matching = [r.id for r in records if match_value("float", r.qty_available, operator, value)]
+        return [("id", "in", matching)]
+
+    def _sync(self, counterpart: Any, vals: dict[str, Any]) -> None:
+        shared = {k: v for k, v in vals.items() if k in SHARED_FIELDS and k in counterpart._fields}
+        if shared and counterpart:
+            counterpart.sudo().with_context(**{_SYNCING: True}).write(shared)
+
+
+class ProductTemplate(_ProductCommon):
+    _name = "product.template"
+    _description = "Product"
+    _order = "is_favorite desc, name"
+    _register = True
+    _access = {"base.group_user": "r", "product.group_product_manager": "rwcu"}
+
+    is_favorite = fields.Boolean("Favorite")
+    sequence = fields.Integer("Sequence", default=1)
+    product_variant_ids = fields.One2many("product.product", "product_tmpl_id", "Products")
+    product_variant_id = fields.Many2one(
+        "product.product", "Product", compute="_compute_variant", store=False
+    )
+    tracking = fields.Selection(
+        [("serial", "By Unique Serial Number"), ("lot", "By Lots"), ("none", "By Quantity")],
+        "Tracking",
+        required=True,
+        default="none",
+    )
+
+    def _variant_ids(self) -> list[int]:
+        return list(self.with_context(active_test=False).product_variant_ids.ids)
+
+    def _compute_variant(self) -> Any:
+        ids = self._variant_ids()
+        return ids[0] if ids else False
+
+    def _compute_display_name(self) -> Any:
+        return f"[{self.default_code}] {self.name}" if self.default_code else self.name
+
+    @api.model
+    def create(self, vals_list: Any) -> Any:
+        templates = super().create(vals_list)
+        if not self.env.context.get(_SYNCING):
+            # Every template gets its single variant, as Odoo's _create_variant_ids does.
+            for template in templates.sudo():
+                shared = {f: template[f] for f in SHARED_FIELDS if f in template._fields}
+                shared = {k: (v.id if hasattr(v, "_ids") else v) for k, v in shared.items()}
+                self.env["product.product"].sudo().with_context(**{_SYNCING: True}).create(
+                    dict(shared, product_tmpl_id=template.id)
+                )
+        return templates
+
+    def write(self, vals: dict[str, Any]) -> Any:
+        result = super().write(vals)
+        if not self.env.context.get(_SYNCING):
+            self._sync(self.with_context(active_test=False).product_variant_ids, vals)
+        return result
+
+
+class ProductProduct(_ProductCommon):
+    _name = "product.product"
+    _description = "Product Variant"
+    _order = "is_favorite desc, default_code, name, id"
+    _register = True
+    _rec_names_search = ["name", "default_code"]
+    _access = {"base.group_user": "r", "product.group_product_manager": "rwcu"}
+
+    product_tmpl_id = fields.Many2one(
+        "product.template", "Product Template", required=True, ondelete="cascade"
+    )
+    is_favorite = fields.Boolean("Favorite")
+    lst_price = fields.Float("Sales\xa0Price", compute="_compute_lst_price", store=False)
+    code = fields.Char("Reference", compute="_compute_code", store=False)
+    stock_quant_ids = fields.One2many("stock.quant", "product_id", "Stock Quant")
+    stock_move_ids = fields.One2many("stock.move", "product_id", "Stock Move")
+
+    def _variant_ids(self) -> list[int]:
+        return [self.id]
+
+    def _compute_lst_price(self) -> Any:
+        return self.list_price
+
+    def _compute_code(self) -> Any:
+        return self.default_code or False
+
+    def _compute_display_name(self) -> Any:
+        return f"[{self.default_code}] {self.name}" if self.default_code else self.name
+
+    @api.model
+    def create(self, vals_list: Any) -> Any:
+        batch = [vals_list] if isinstance(vals_list, dict) else [dict(v) for v in vals_list]
+        for vals in batch:
+            if not vals.get("product_tmpl_id"):
+                # A variant created alone brings its template along, as in Odoo.
+                shared = {k: v for k, v in vals.items() if k in SHARED_FIELDS}
+                template = (
+                    self.env["product.template"]
+                    .sudo()
+                    .with_context(**{_SYNCING: True})
+                    .create(shared)
+                )
+                vals["product_tmpl_id"] = template.id
+                for fname in SHARED_FIELDS:
+                    if fname not in vals and fname in template._fields:
+                        value = template[fname]
+                        vals[fname] = value.id if hasattr(value, "_ids") else value
+        return super().create(batch)
+
+    def write(self, vals: dict[str, Any]) -> Any:
+        result = super().write(vals)
+        if not self.env.context.get(_SYNCING):
+            self._sync(self.sudo().product_tmpl_id, vals)
+        return result

@@ -1,0 +1,144 @@
+"""Companies and reference data: imitates Odoo's ``res.company``, ``res.currency``,
+``res.country`` and ``res.country.state`` (module base).
+
+Every internal user may read these; only "Access Rights" (base.group_erp_manager) may
+change a company, and only "Settings" (base.group_system) the reference tables, which is
+what makes the demo user's write on res.company fail with the captured AccessError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fake_odoo.orm import fields
+from fake_odoo.orm.model import Model
+
+_READ_ALL = {"": "r", "base.group_system": "rwcu"}
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December"
+)
+MONTHS = [(str(i), name) for i, name in enumerate(_MONTH_NAMES.split(), start=1)]
+
+
+class ResCurrency(Model):
+    _name = "res.currency"
+    _description = "Currency"
+    _order = "active desc, name"
+    _access = _READ_ALL
+    _sql_constraints = [("unique_name", "unique (name)", "The currency code must be unique!")]
+
+    name = fields.Char("Currency", required=True, size=3, help="Currency Code (ISO 4217)")
+    full_name = fields.Char("Name")
+    symbol = fields.Char(
+        "Symbol", required=True, help="Currency sign, to be used when printing amounts."
+    )
+    rate = fields.Float("Current Rate", default=1.0, store=False, compute="_compute_rate")
+    rounding = fields.Float("Rounding Factor", default=0.01)
+    decimal_places = fields.Integer(
+        "Decimal Places", compute="_compute_decimal_places", store=False
+    )
+    position = fields.Selection(
+        [("after", "After Amount"), ("before", "Before Amount")],
+        "Symbol Position",
+        default="after",
+    )
+    active = fields.Boolean("Active", default=True)
+    currency_unit_label = fields.Char("Currency Unit")
+    currency_subunit_label = fields.Char("Currency Subunit")
+
+    def _compute_rate(self) -> Any:
+        return 1.0  # the fake keeps every currency at par: no rate table
+
+    def _compute_decimal_places(self) -> Any:
+        rounding = self.rounding or 0.01
+        places = 0
+        while rounding < 1 and places < 6:
+            rounding *= 10
+            places += 1
+        return places
+
+
+class ResCountry(Model):
+    _name = "res.country"
+    _description = "Country"
+    _order = "name, id"
+    _access = _READ_ALL
+    _sql_constraints = [
+        ("name_uniq", "unique (name)", "The name of the country must be unique!"),
+        ("code_uniq", "unique (code)", "The code of the country must be unique!"),
+    ]
+
+    name = fields.Char("Country Name", required=True, translate=True)
+    code = fields.Char(
+        "Country Code",
+        size=2,
+        required=True,
+        help="The ISO country code in two chars. \nYou can use this field for quick search.",
+    )
+    currency_id = fields.Many2one("res.currency", "Currency")
+    phone_code = fields.Integer("Country Calling Code")
+    state_ids = fields.One2many("res.country.state", "country_id", "States")
+    state_required = fields.Boolean("State Required", default=False)
+    zip_required = fields.Boolean("Zip Required", default=True)
+    vat_label = fields.Char("Vat Label", translate=True)
+    name_position = fields.Selection(
+        [("before", "Before Address"), ("after", "After Address")],
+        "Customer Name Position",
+        default="before",
+    )
+
+
+class ResCountryState(Model):
+    _name = "res.country.state"
+    _description = "Country state"
+    _order = "code, id"
+    _access = _READ_ALL
+
+    country_id = fields.Many2one("res.country", "Country", required=True)
+    name = fields.Char("State Name", required=True)
+    code = fields.Char("State Code", required=True, help="The state code.")
+
+    def _compute_display_name(self) -> Any:
+        # Odoo shows the country code after the state: "California (US)".
+        return f"{self.name} ({self.sudo().country_id.code})"
+
+
+class ResCompany(Model):
+    _name = "res.company"
+    _description = "Companies"
+    _order = "sequence, name"
+    _access = {"": "r", "base.group_erp_manager": "rwcu"}
+    _sql_constraints = [("name_uniq", "unique (name)", "The company name must be unique!")]
+
+    name = fields.Char("Company Name", required=True)
+    sequence = fields.Integer("Sequence", default=10)
+    parent_id = fields.Many2one("res.company", "Parent Company")
+    child_ids = fields.One2many("res.company", "parent_id", "Branches")
+    partner_id = fields.Many2one("res.partner", "Partner", required=True)
+    currency_id = fields.Many2one("res.currency", "Currency", required=True, default=1)
+    user_ids = fields.Many2many("res.users", "Accepted Users")
+    street = fields.Char("Street")
+    street2 = fields.Char("Street2")
+    zip = fields.Char("Zip")
+    city = fields.Char("City")
+    state_id = fields.Many2one("res.country.state", "Fed. State")
+    country_id = fields.Many2one("res.country", "Country")
+    email = fields.Char("Email")
+    phone = fields.Char("Phone")
+    website = fields.Char("Website Link")
+    vat = fields.Char("Tax ID")
+    company_registry = fields.Char("Company ID")
+    report_header = fields.Html("Company Tagline")
+    report_footer = fields.Html("Report Footer")
+    active = fields.Boolean("Active", default=True)
+    quotation_validity_days = fields.Integer("Default Quotation Validity", default=30)
+    security_lead = fields.Float("Sales Safety Days", required=True, default=0.0)
+    fiscalyear_last_day = fields.Integer("Fiscalyear Last Day", required=True, default=31)
+    fiscalyear_last_month = fields.Selection(
+        MONTHS,
+        "Fiscalyear Last Month",
+        required=True,
+        default="12",
+    )
+    has_received_warning_stock_sms = fields.Boolean("Has Received Warning Stock Sms")
+    stock_text_confirmation = fields.Boolean("Stock Text Confirmation")

@@ -1,0 +1,208 @@
+"""Inventory reference data: imitates Odoo's ``stock.warehouse``, ``stock.location``,
+``stock.picking.type`` and ``stock.quant`` (module stock).
+
+Quants hold the on-hand quantity per product and internal location; reservations are
+not stored on them but derived from the open moves, which is enough for the fake's
+availability rule (reserve what is on hand and not reserved by another move).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fake_odoo.orm import fields
+from fake_odoo.orm.model import Model
+
+USAGES = [
+    ("supplier", "Vendor"),
+    ("view", "Virtual"),
+    ("internal", "Internal"),
+    ("customer", "Customer"),
+    ("inventory", "Inventory Loss"),
+    ("production", "Production"),
+    ("transit", "Transit"),
+]
+CODES = [("incoming", "Receipt"), ("outgoing", "Delivery"), ("internal", "Internal Transfer")]
+STOCK_USER = "stock.group_stock_user"
+STOCK_ACCESS = {STOCK_USER: "r", "stock.group_stock_manager": "rwcu"}
+OPEN_MOVE_STATES = ("confirmed", "waiting", "partially_available", "assigned")
+
+
+def internal_location_ids(env: Any) -> set[int]:
+    rows = env.db.rows("stock.location")
+    return {rid for rid, row in rows.items() if row.get("usage") == "internal"}
+
+
+def on_hand(env: Any, product_id: int) -> float:
+    """Quantity of a product in internal locations (``qty_available``)."""
+    internal = internal_location_ids(env)
+    return float(
+        sum(
+            row.get("quantity") or 0.0
+            for row in env.db.rows("stock.quant").values()
+            if row.get("product_id") == product_id and row.get("location_id") in internal
+        )
+    )
+
+
+def reserved(env: Any, product_id: int, location_id: int, exclude: int | None = None) -> float:
+    """Quantity reserved by open moves leaving ``location_id`` (other than ``exclude``)."""
+    return float(
+        sum(
+            row.get("quantity") or 0.0
+            for rid, row in env.db.rows("stock.move").items()
+            if row.get("product_id") == product_id
+            and row.get("location_id") == location_id
+            and row.get("state") in OPEN_MOVE_STATES
+            and rid != exclude
+        )
+    )
+
+
+def forecast(env: Any, product_id: int) -> float:
+    """On hand, minus open outgoing demand, plus open incoming demand (``virtual_available``)."""
+    internal = internal_location_ids(env)
+    total = on_hand(env, product_id)
+    for row in env.db.rows("stock.move").values():
+        if row.get("product_id") != product_id or row.get("state") not in OPEN_MOVE_STATES:
+            continue
+        src, dest = row.get("location_id") in internal, row.get("location_dest_id") in internal
+        if src and not dest:
+            total -= row.get("product_uom_qty") or 0.0
+        elif dest and not src:
+            total += row.get("product_uom_qty") or 0.0
+    return total
+
+
+def add_quantity(env: Any, product_id: int, location_id: int, quantity: float) -> None:
+    """Change the quant of (product, location) by ``quantity``, creating it if needed."""
+    quants = env["stock.quant"].sudo()
+    quant = quants.search(
+        [("product_id", "=", product_id), ("location_id", "=", location_id)], limit=1
+    )
+    if quant:
+        quant.write({"quantity": quant.quantity + quantity})
+    else:
+        quants.create({"product_id": product_id, "location_id": location_id, "quantity": quantity})
+
+
+class StockWarehouse(Model):
+    _name = "stock.warehouse"
+    _description = "Warehouse"
+    _order = "sequence,id"
+    _access = {"base.group_user": "r", "stock.group_stock_manager": "rwcu"}
+
+    name = fields.Char("Warehouse", required=True)
+    code = fields.Char("Short Name", required=True, size=5)
+    active = fields.Boolean("Active", default=True)
+    sequence = fields.Integer("Sequence", default=10)
+    company_id = fields.Many2one("res.company", "Company", required=True, default=1)
+    partner_id = fields.Many2one("res.partner", "Address")
+    view_location_id = fields.Many2one("stock.location", "View Location", required=True)
+    lot_stock_id = fields.Many2one("stock.location", "Location Stock", required=True)
+
+
+class StockLocation(Model):
+    _name = "stock.location"
+    _description = "Inventory Locations"
+    _order = "complete_name, id"
+    _rec_name = "complete_name"
+    _parent_name = "location_id"
+    _access = {"base.group_user": "r", "stock.group_stock_manager": "rwcu"}
+
+    name = fields.Char("Location Name", required=True)
+    complete_name = fields.Char("Full Location Name", compute="_compute_complete_name", store=True)
+    active = fields.Boolean("Active", default=True)
+    usage = fields.Selection(USAGES, "Location Type", required=True, default="internal")
+    location_id = fields.Many2one("stock.location", "Parent Location", ondelete="cascade")
+    child_ids = fields.One2many("stock.location", "location_id", "Contains")
+    company_id = fields.Many2one("res.company", "Company")
+    warehouse_id = fields.Many2one("stock.warehouse", "Warehouse")
+    barcode = fields.Char("Barcode", copy=False)
+    quant_ids = fields.One2many("stock.quant", "location_id", "Quant")
+
+    def _compute_complete_name(self) -> Any:
+        parent = self.sudo().location_id
+        if parent and self.usage != "view":
+            return f"{parent.complete_name}/{self.name}"
+        return self.name
+
+
+class StockPickingType(Model):
+    _name = "stock.picking.type"
+    _description = "Picking Type"
+    _order = "is_favorite desc, sequence, id"
+    _access = {"base.group_user": "r", "stock.group_stock_manager": "rwcu"}
+
+    name = fields.Char("Operation Type", required=True, translate=True)
+    code = fields.Selection(CODES, "Type of Operation", required=True)
+    sequence = fields.Integer("Sequence", default=1)
+    sequence_code = fields.Char("Sequence Prefix", required=True)
+    is_favorite = fields.Boolean("Show Operation in Overview", default=True)
+    active = fields.Boolean("Active", default=True)
+    color = fields.Integer("Color")
+    warehouse_id = fields.Many2one("stock.warehouse", "Warehouse", ondelete="cascade")
+    company_id = fields.Many2one("res.company", "Company", required=True, default=1)
+    default_location_src_id = fields.Many2one("stock.location", "Source Location", required=True)
+    default_location_dest_id = fields.Many2one(
+        "stock.location", "Destination Location", required=True
+    )
+    create_backorder = fields.Selection(
+        [("ask", "Ask"), ("always", "Always"), ("never", "Never")],
+        "Create Backorder",
+        required=True,
+        default="ask",
+    )
+    reservation_method = fields.Selection(
+        [
+            ("at_confirm", "At Confirmation"),
+            ("manual", "Manually"),
+            ("by_date", "Before scheduled date"),
+        ],
+        "Reservation Method",
+        required=True,
+        default="at_confirm",
+    )
+    move_type = fields.Selection(
+        [("direct", "As soon as possible"), ("one", "When all products are ready")],
+        "Shipping Policy",
+        required=True,
+        default="direct",
+    )
+
+    def _compute_display_name(self) -> Any:
+        warehouse = self.sudo().warehouse_id
+        return f"{warehouse.name}: {self.name}" if warehouse else self.name
+
+    def next_name(self) -> str:
+        """The next reference of this operation type, e.g. "WH/OUT/00014"."""
+        from fake_odoo.models.common import next_number
+
+        prefix = f"{self.sudo().warehouse_id.code or 'WH'}/{self.sequence_code}/"
+        return f"{prefix}{next_number(self.env, prefix):05d}"
+
+
+class StockQuant(Model):
+    _name = "stock.quant"
+    _description = "Quants"
+    _access = {STOCK_USER: "rwc", "stock.group_stock_manager": "rwcu"}
+
+    product_id = fields.Many2one("product.product", "Product", required=True, ondelete="restrict")
+    location_id = fields.Many2one("stock.location", "Location", required=True, ondelete="restrict")
+    quantity = fields.Float("Quantity", readonly=True)
+    reserved_quantity = fields.Float("Reserved Quantity", compute="_compute_reserved", store=False)
+    available_quantity = fields.Float(
+        "Available Quantity", compute="_compute_available", store=False
+    )
+    inventory_quantity = fields.Float("Counted")
+    in_date = fields.Datetime("Incoming Date", readonly=True, default=lambda env: env.db.now_str())
+    company_id = fields.Many2one("res.company", "Company", default=1)
+
+    def _compute_reserved(self) -> Any:
+        return reserved(self.env, self.product_id.id, self.location_id.id)
+
+    def _compute_available(self) -> Any:
+        return self.quantity - reserved(self.env, self.product_id.id, self.location_id.id)
+
+    def _compute_display_name(self) -> Any:
+        return self.sudo().product_id.display_name
