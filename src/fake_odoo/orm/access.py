@@ -129,10 +129,10 @@ def check_rules(records: BaseModel, operation: str) -> None:
 
 def rule_error(records: BaseModel, operation: str) -> AccessError:
     env = records.env
-    user = env.db.row("res.users", env.uid) or {}
+    user = records.sudo().env["res.users"].browse(env.uid)  # its name is its partner's
     return AccessError(
         "Uh-oh! Looks like you have stumbled upon some top-secret records.\n\n"
-        f"Sorry, {user.get('name') or user.get('login')} (id={env.uid}) doesn't have "
+        f"Sorry, {user.name or user.login} (id={env.uid}) doesn't have "
         f"'{operation}' access to:\n- {records.model_label()} ({records._name})\n\n"
         "If you really, really need access, perhaps you can win over your friendly "
         "administrator with a batch of freshly baked cookies."

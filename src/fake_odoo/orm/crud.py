@@ -11,6 +11,7 @@ constraints -> psycopg2 errors) and the Python ones (parent loops,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from fake_odoo.orm import access
@@ -228,13 +229,48 @@ def _check_database(record: BaseModel, touched: set[str]) -> None:
         key = tuple(row.get(c, False) for c in columns)
         if any(v is None or v is False for v in key):
             continue  # NULLs are distinct in a PostgreSQL UNIQUE index
-        for rid, other in record.env.db.rows(record._name).items():
+        for rid, other in _same_key_rows(record, columns, key):
             if rid != record.id and tuple(other.get(c, False) for c in columns) == key:
                 shown = ", ".join(str(v) for v in key)
                 raise UniqueViolation(
                     f'duplicate key value violates unique constraint "{record._table}_{cname}"\n'
                     f"DETAIL:  Key ({', '.join(columns)})=({shown}) already exists.\n"
                 )
+
+
+#: field types whose raw values are hashable, so the store's value index can serve them
+INDEXABLE = ("char", "selection", "many2one", "integer")
+
+
+def _same_key_rows(
+    record: BaseModel, columns: list[str], key: tuple[Any, ...]
+) -> Iterable[tuple[int, dict[str, Any]]]:
+    """The rows that may hold ``key``: those sharing its first column, read from the value
+    index when that column can be indexed (a scan per check is quadratic on big tables)."""
+    db = record.env.db
+    rows = db.rows(record._name)
+    field = record._fields.get(columns[0])
+    if field is None or not field.store or field.type not in INDEXABLE or not key[0]:
+        return rows.items()
+    ids = db.value_index(record._name, columns[0]).get(key[0], ())
+    return [(rid, rows[rid]) for rid in sorted(ids)]
+
+
+def _constraint_methods(cls: type) -> list[tuple[str, frozenset[str]]]:
+    """The ``@api.constrains`` methods of a model class and their fields (cached: ``dir``
+    of a model class on every create/write was a hot spot)."""
+    cached = _CONSTRAINTS.get(cls)
+    if cached is None:
+        cached = []
+        for name in dir(cls):
+            fnames = constrained_fields(getattr(cls, name, None))
+            if fnames:
+                cached.append((name, frozenset(fnames)))
+        _CONSTRAINTS[cls] = cached
+    return cached
+
+
+_CONSTRAINTS: dict[type, list[tuple[str, frozenset[str]]]] = {}
 
 
 def _check_python(records: BaseModel, touched: set[str] | None) -> None:
@@ -252,10 +288,8 @@ def _check_python(records: BaseModel, touched: set[str] | None) -> None:
                     )
                 seen.add(current)
                 current = rows.get(current, {}).get(parent)
-    for name in dir(type(records)):
-        method = getattr(type(records), name, None)
-        fnames = constrained_fields(method)
-        if fnames and (touched is None or touched & set(fnames)):
+    for name, fnames in _constraint_methods(type(records)):
+        if touched is None or touched & fnames:
             for record in records:
                 getattr(record, name)()
 

@@ -11,12 +11,13 @@ clock.  Rows hold raw values (see ``fields``); every change goes through
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from fake_odoo.orm.exceptions import UserError
+from fake_odoo.orm.index import FieldIndex
 
 if TYPE_CHECKING:
     from fake_odoo.orm.model import BaseModel
@@ -55,11 +56,11 @@ class Database:
         self.xmlids: dict[str, tuple[str, int]] = {}
         self.passwords: dict[int, str] = {}
         self.lock = threading.RLock()
-        self.generation = 0  # bumped on every change: caches (one2many index) key on it
+        self.generation = 0  # bumped on every change, for caches keyed on the store's state
         self._clock: datetime | None = None
         self._journal: list[tuple[str, Any, Any, Any]] | None = None
         self._touched: set[tuple[str, int]] = set()
-        self._o2m_cache: dict[tuple[str, str], tuple[int, dict[int, list[int]]]] = {}
+        self._index = FieldIndex(self.store)
         with self.transaction():
             self._bootstrap()
 
@@ -119,32 +120,37 @@ class Database:
                 self._journal.append(("seq", model, self.sequences.get(model), None))
             self.sequences[model] = record_id
         self._remember(model, record_id)
-        self.store[model][record_id] = _copy_row(row) | {"id": record_id}
+        rows = self.store[model]
+        new = _copy_row(row) | {"id": record_id}
+        self._index.replace(model, record_id, rows.get(record_id), new)
+        rows[record_id] = new
         self.generation += 1
         return record_id
 
     def update(self, model: str, record_id: int, values: Row) -> None:
         self._remember(model, record_id)
-        self.store[model][record_id].update(_copy_row(values))
+        row = self.store[model][record_id]
+        self._index.update(model, record_id, row, values)
+        row.update(_copy_row(values))
         self.generation += 1
 
     def delete(self, model: str, record_id: int) -> None:
         self._remember(model, record_id)
-        self.store[model].pop(record_id, None)
+        old = self.store[model].pop(record_id, None)
+        self._index.replace(model, record_id, old, None)
         self.generation += 1
 
-    def o2m_index(self, comodel: str, inverse: str) -> dict[int, list[int]]:
+    def value_index(self, model: str, field: str) -> Mapping[Any, Collection[int]]:
+        """Stored value -> ids of ``model`` holding it in ``field`` (see ``orm.index``).
+
+        A live view, kept up to date by every change: copy what you take from it before
+        changing the store.  Only for fields with hashable raw values.
+        """
+        return self._index.get(model, field)
+
+    def o2m_index(self, comodel: str, inverse: str) -> Mapping[Any, Collection[int]]:
         """target id -> ids of ``comodel`` whose ``inverse`` many2one points at it."""
-        cached = self._o2m_cache.get((comodel, inverse))
-        if cached is not None and cached[0] == self.generation:
-            return cached[1]
-        index: dict[int, list[int]] = {}
-        for rid, row in self.store[comodel].items():
-            target = row.get(inverse)
-            if target:
-                index.setdefault(target, []).append(rid)
-        self._o2m_cache[(comodel, inverse)] = (self.generation, index)
-        return index
+        return self._index.get(comodel, inverse)
 
     # -- xml ids ---------------------------------------------------------------------------
     def set_xmlid(self, xmlid: str, model: str, record_id: int) -> None:
@@ -183,10 +189,12 @@ class Database:
         assert self._journal is not None
         for kind, key, arg, old in reversed(self._journal):
             if kind == "row":
+                current = self.store[key].get(arg)
                 if old is None:
                     self.store[key].pop(arg, None)
                 else:
                     self.store[key][arg] = old
+                self._index.replace(key, arg, current, old)
             elif kind == "seq":
                 if arg is None:
                     self.sequences.pop(key, None)
@@ -257,6 +265,8 @@ class Environment:
         context: dict[str, Any] | None = None,
         su: bool | None = None,
     ) -> Environment:
+        if user is None and context is None and (su is None or su == self.su):
+            return self  # the same user, context and mode: what ``sudo()`` in a sudo build asks
         uid = self.uid if user is None else user
         return Environment(
             self.db,

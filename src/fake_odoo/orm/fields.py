@@ -19,7 +19,10 @@ is the inverse of a many2one); binary base64 ``str | False``; reference
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, overload
+
+if TYPE_CHECKING:
+    from typing import Self
 
 Default = Any  # a constant, or a callable taking the Environment
 
@@ -33,13 +36,23 @@ class Field:
     #: Attributes this type adds to ``fields_get`` when set (beyond the common ones).
     relational: ClassVar[bool] = False
 
+    if TYPE_CHECKING:
+        # For the type checker only: ``record.state`` is the field's value (read by
+        # ``BaseModel.__getattr__``), not the Field.  At run time the model metaclass
+        # removes field declarations from the class, so Field is no descriptor there.
+        @overload
+        def __get__(self, instance: None, owner: Any) -> Self: ...
+        @overload
+        def __get__(self, instance: object, owner: Any) -> Any: ...
+        def __get__(self, instance: object, owner: Any) -> Any: ...
+
     def __init__(
         self,
         string: str | None = None,
         *,
         help: str | None = None,
         required: bool = False,
-        readonly: bool = False,
+        readonly: bool | None = None,
         store: bool = True,
         default: Default = None,
         compute: str | Callable[[Any], Any] | None = None,
@@ -51,19 +64,33 @@ class Field:
         aggregator: str | None = None,
         translate: bool = False,
         search: str | None = None,
+        change_default: bool = False,
+        related: str | None = None,
+        sortable: bool | None = None,
     ) -> None:
         self.name = ""  # set by the model metaclass
         self.model_name = ""
         self.string = string
         self.help = help
         self.required = required
-        # Computed fields without an inverse are readonly in Odoo.
-        self.readonly = readonly or compute is not None
+        # Computed fields without an inverse are readonly in Odoo (``readonly=False``
+        # declares one with an inverse, or a "precompute" field the client may set).
+        self.readonly = compute is not None if readonly is None else readonly
         self.store = store
         self.default = default
         self.compute = compute
         self.depends = list(depends)
         self.copy = copy
+        #: Odoo's ``related="m2o.field"`` (also how ``_inherits`` exposes the parent's
+        #: fields): not stored, read through the path as superuser, searchable and
+        #: sortable through it; readonly unless declared ``readonly=False``, in which case
+        #: the model writes the value through (see ``models.common.write_related``).
+        self.related = related
+        if related is not None:
+            self.store = False
+            self.compute = compute or _follow(related)
+            self.readonly = True if readonly is None else readonly
+            self.copy = False
         self.groups = groups
         self.min_version = min_version
         self.max_version = max_version
@@ -72,6 +99,10 @@ class Field:
         #: name of a model method ``(operator, value) -> domain`` making a computed field
         #: searchable, as Odoo's ``search=`` attribute
         self.search = search
+        #: Odoo's ``change_default``: the field conditions user-defined defaults
+        self.change_default = change_default
+        #: forces ``sortable`` (a computed field Odoo sorts by with a custom SQL order)
+        self._sortable = sortable
 
     def exists_in(self, major: int) -> bool:
         """Whether the field is served by an Odoo of this major version."""
@@ -81,11 +112,15 @@ class Field:
 
     @property
     def searchable(self) -> bool:
-        return self.store or self.search is not None
+        return self.store or self.search is not None or self.related is not None
 
     @property
     def sortable(self) -> bool:
-        return self.store and self.type not in ("one2many", "many2many", "binary")
+        if self._sortable is not None:
+            return self._sortable
+        if self.type in ("one2many", "many2many", "binary"):
+            return False
+        return self.store or self.related is not None
 
     @property
     def label(self) -> str:
@@ -98,6 +133,19 @@ class Field:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.model_name}.{self.name})"
+
+
+def _follow(path: str) -> Callable[[Any], Any]:
+    """The compute of a related field: the value at the end of ``path``, read as superuser."""
+    names = path.split(".")
+
+    def compute(record: Any) -> Any:
+        value = record.sudo()
+        for name in names:
+            value = value[name]
+        return value
+
+    return compute
 
 
 class Char(Field):
@@ -244,4 +292,4 @@ class Many2many(_Relational):
 
     @property
     def searchable(self) -> bool:
-        return self.store
+        return self.store or self.search is not None

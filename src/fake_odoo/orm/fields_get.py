@@ -25,7 +25,7 @@ def describe(model: BaseModel, field: Field) -> dict[str, Any]:
     """The full description of one field."""
     ftype = field.type
     desc: dict[str, Any] = {
-        "change_default": bool(getattr(field, "change_default", False)),
+        "change_default": bool(field.change_default),
         "company_dependent": False,
         "default_export_compatible": False,
         "depends": list(field.depends),

@@ -11,106 +11,19 @@ names and signatures, so Python's own ``TypeError`` for a bad keyword reads
 
 from __future__ import annotations
 
-import copy
-import importlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from fake_odoo.orm import fields as F
 from fake_odoo.orm.exceptions import MissingError
+from fake_odoo.orm.metamodel import REGISTRY as REGISTRY
+from fake_odoo.orm.metamodel import MetaModel as MetaModel
+from fake_odoo.orm.metamodel import Rule as Rule
+from fake_odoo.orm.metamodel import build_registry as build_registry
 from fake_odoo.orm.methods import BaseMethods
 
 if TYPE_CHECKING:
     from fake_odoo.orm.database import Environment
-
-#: every model class declared with ``_register = True`` (the default), by ``_name``;
-#: a later class with the same ``_name`` (typically a subclass) replaces the earlier one.
-REGISTRY: dict[str, type[BaseModel]] = {}
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A record rule (``ir.rule``): for users in ``groups`` (empty = everyone), the
-    operations in ``perms`` (letters of "rwcu") are limited to records matching ``domain``
-    (a list, or a callable taking the Environment; None means all records)."""
-
-    groups: tuple[str, ...] = ()
-    perms: str = "rwcu"
-    domain: Callable[[Environment], list[Any]] | list[Any] | None = None
-    name: str = ""
-
-
-def _head_fields() -> dict[str, F.Field]:
-    return {
-        "id": F.Integer("ID", readonly=True, aggregator=None),
-        "display_name": F.Char("Display Name", compute="_compute_display_name", store=False),
-    }
-
-
-def _tail_fields() -> dict[str, F.Field]:
-    return {
-        "create_uid": F.Many2one("res.users", "Created by", readonly=True),
-        "create_date": F.Datetime("Created on", readonly=True),
-        "write_uid": F.Many2one("res.users", "Last Updated by", readonly=True),
-        "write_date": F.Datetime("Last Updated on", readonly=True),
-    }
-
-
-class MetaModel(type):
-    """Collects field declarations into ``_declared_fields`` (with the automatic ones)."""
-
-    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> MetaModel:
-        own = {key: value for key, value in namespace.items() if isinstance(value, F.Field)}
-        for key in own:
-            del namespace[key]
-        namespace["_own_fields"] = own
-        cls = super().__new__(mcs, name, bases, namespace)
-        model_name: str = getattr(cls, "_name", "")
-        if not model_name:
-            return cls
-        merged: dict[str, F.Field] = {}
-        for klass in reversed(cls.__mro__):
-            merged.update(klass.__dict__.get("_own_fields", {}))
-        head, tail = _head_fields(), _tail_fields()
-        ordered = {**head, **{k: v for k, v in merged.items() if k not in head and k not in tail}}
-        ordered.update({k: merged.get(k, v) for k, v in tail.items()})
-        if "display_name" in merged:
-            ordered["display_name"] = merged["display_name"]
-        declared: dict[str, F.Field] = {}
-        for fname, field in ordered.items():
-            field = copy.copy(field)
-            field.name, field.model_name = fname, model_name
-            declared[fname] = field
-        cls._declared_fields = declared  # type: ignore[attr-defined]
-        cls._fields_cache = {}  # type: ignore[attr-defined]
-        if namespace.get("_register", True):
-            REGISTRY[model_name] = cls  # type: ignore[assignment]
-        return cls
-
-
-def build_registry(
-    major: int, models: Iterable[type[BaseModel]] | None = None
-) -> dict[str, type[BaseModel]]:
-    """The models a database of this major version serves.
-
-    ``models=None`` means every registered model (importing ``fake_odoo.models`` first);
-    an explicit list is served together with the framework models of ``models.base``.
-    """
-    base = importlib.import_module("fake_odoo.models.base")
-    if models is None:
-        importlib.import_module("fake_odoo.models")
-        classes: list[type[BaseModel]] = list(REGISTRY.values())
-    else:
-        classes = [*base.FRAMEWORK_MODELS, *models]
-    registry: dict[str, type[BaseModel]] = {}
-    for cls in classes:
-        if cls._min_version is not None and major < cls._min_version:
-            continue
-        if cls._max_version is not None and major > cls._max_version:
-            continue
-        registry[cls._name] = cls
-    return registry
 
 
 class BaseModel(BaseMethods, metaclass=MetaModel):
@@ -142,13 +55,17 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
     _ids: tuple[int, ...]
 
     def __init__(self, env: Environment, ids: Iterable[int] = ()) -> None:
-        object.__setattr__(self, "env", env)
-        object.__setattr__(self, "_ids", tuple(ids))
+        # Straight into the instance dict: ``__setattr__`` writes fields (and this is hot).
+        attrs = self.__dict__
+        attrs["env"] = env
+        attrs["_ids"] = tuple(ids)
 
     # -- model metadata ----------------------------------------------------------------------
     @property
     def _fields(self) -> dict[str, F.Field]:
-        return type(self).fields_for(self.env.major)
+        # Read on every field access: the cached dict first, without the classmethod call.
+        fields = type(self)._fields_cache.get(self.env.db.major)
+        return fields if fields is not None else type(self).fields_for(self.env.major)
 
     @classmethod
     def fields_for(cls, major: int) -> dict[str, F.Field]:
@@ -289,10 +206,10 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
 
     # -- field access --------------------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
-        if not name.startswith("__"):
-            fields = type(self).fields_for(self.env.major) if "env" in self.__dict__ else {}
-            if name in fields:
-                return self._get_value(name)
+        if not name.startswith("__") and "env" in self.__dict__:
+            field = self._fields.get(name)
+            if field is not None:
+                return self._get_value(name, field)
         raise AttributeError(f"'{self._name}' object has no attribute '{name}'")
 
     def __getitem__(self, key: str | int) -> Any:
@@ -308,18 +225,27 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
         else:
             object.__setattr__(self, name, value)
 
-    def _get_value(self, fname: str) -> Any:
-        field = self._fields[fname]
-        if not self._ids:
+    def _get_value(self, fname: str, field: F.Field | None = None) -> Any:
+        if field is None:
+            field = self._fields[fname]
+        ids = self._ids
+        if not ids:
             raw: Any = [] if field.type in ("one2many", "many2many") else False
             if field.type in ("integer", "float", "monetary"):
                 raw = 0
+        elif len(ids) == 1 and field.store and field.type != "one2many" and fname != "id":
+            # A stored column (the common case, a hot path): what ``_raw`` reads, inlined.
+            row = self.env.db.store[self._name].get(ids[0])
+            if row is None:
+                row = self._row()  # raises MissingError
+            raw = row.get(fname, [] if field.type == "many2many" else False)
         else:
             self.ensure_one()
             raw = self._raw(fname)
         if field.relational:
-            comodel = self.env[getattr(field, "comodel_name", "")]
-            return comodel.browse(raw if isinstance(raw, list) else ([raw] if raw else []))
+            # What ``env[comodel].browse(raw)`` gives, built in one step (a hot path).
+            comodel = self.env.db.registry[getattr(field, "comodel_name", "")]
+            return comodel(self.env, raw if isinstance(raw, list) else ((raw,) if raw else ()))
         return raw
 
     def _row(self) -> dict[str, Any]:
@@ -340,8 +266,8 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
             self._row()
             assert isinstance(field, F.One2many)
             index = self.env.db.o2m_index(field.comodel_name, field.inverse_name)
-            ids = list(index.get(self._ids[0], []))
-            comodel = self.env[field.comodel_name]._with_env(self.env)
+            ids = list(index.get(self._ids[0], ()))
+            comodel = self.env.db.registry[field.comodel_name](self.env, ())
             if "active" in comodel._fields and self.env.context.get("active_test", True):
                 rows = self.env.db.rows(field.comodel_name)
                 ids = [i for i in ids if rows[i].get("active")]
@@ -362,14 +288,9 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
 
     def _recompute(self) -> None:
         """Recompute the stored computed fields of these records (after their inputs changed)."""
-        for rec in self.exists():
-            values = {
-                name: rec._compute_raw(field)
-                for name, field in rec._fields.items()
-                if field.compute is not None and field.store
-            }
-            if values:
-                self.env.db.update(self._name, rec._ids[0], values)
+        from fake_odoo.orm.recompute import recompute
+
+        recompute(self)
 
     def _compute_display_name(self) -> Any:
         """The display name of this single record (override to customise)."""

@@ -29,10 +29,25 @@ REGEX_ORDER = re.compile(
 )
 
 OrderTerm = tuple[str, bool, bool]  # field name, descending, nulls first
+#: sort keys of many2one targets computed during one sort: (comodel, id, depth) -> key
+Memo = dict[tuple[str, Any, int], Any]
+
+
+#: parsed orders by (model class, major version, order, _order): sorting a many2one
+#: parses its comodel's order once per row, and every one2many read sorts its ids
+_PARSED: dict[tuple[type, int, str | None, str], tuple[OrderTerm, ...]] = {}
 
 
 def parse_order(model: BaseModel, order: str | None) -> list[OrderTerm]:
     """``"name desc, id"`` -> [("name", True, True), ("id", False, False)]."""
+    key = (type(model), model.env.major, order, model._order)
+    cached = _PARSED.get(key)
+    if cached is None:
+        cached = _PARSED[key] = tuple(_parse_order(model, order))
+    return list(cached)
+
+
+def _parse_order(model: BaseModel, order: str | None) -> list[OrderTerm]:
     spec = order or model._order or "id"
     if not REGEX_ORDER.match(spec):
         raise UserError(
@@ -52,7 +67,7 @@ def parse_order(model: BaseModel, order: str | None) -> list[OrderTerm]:
         if "nulls" in lowered:
             nulls_first = lowered[lowered.index("nulls") + 1] == "first"
         field = model._fields.get(fname.split(":")[0])
-        if field is None or (not field.store and fname != "id"):
+        if field is None or (not field.store and field.related is None and fname != "id"):
             if field is not None and model._order and fname in model._order:
                 continue  # a non-stored field in a declared _order: Odoo skips it too
             raise ValueError(f"Invalid field {fname!r} on model {model._name!r}")
@@ -60,25 +75,53 @@ def parse_order(model: BaseModel, order: str | None) -> list[OrderTerm]:
     return terms
 
 
-def _sort_value(model: BaseModel, fname: str, raw: Any, depth: int) -> Any:
+def _sort_value(
+    model: BaseModel, fname: str, raw: Any, depth: int, memo: Memo | None = None
+) -> Any:
     field = model._fields[fname]
+    if memo is None:
+        memo = {}
     if raw is None or raw is False or (field.type in ("char", "text", "html") and raw == ""):
         return None
     if field.type == "many2one" and depth < 3:
         comodel = model.env[field.comodel_name]  # type: ignore[attr-defined]
+        key = (comodel._name, raw, depth)
+        if key in memo:  # many rows sorted together often point at the same record
+            return memo[key]
         row = model.env.db.row(comodel._name, raw)
-        if row is None:
-            return None
-        return _key_tuple(comodel, row, parse_order(comodel, None), depth + 1)
+        value = None
+        if row is not None:
+            value = _key_tuple(comodel, row, parse_order(comodel, None), depth + 1, memo)
+        memo[key] = value
+        return value
     if isinstance(raw, str):
         return (raw.casefold(), raw)
     return raw
 
 
-def _key_tuple(model: BaseModel, row: dict[str, Any], terms: list[OrderTerm], depth: int) -> Any:
+def _row_value(model: BaseModel, row: dict[str, Any], fname: str) -> Any:
+    """The raw value of ``fname`` in ``row``, following the path of a related field."""
+    if fname == "id":
+        return row["id"]
+    related = model._fields[fname].related
+    if related is None:
+        return row.get(fname, False)
+    *path, last = related.split(".")
+    for name in path:
+        target = _row_value(model, row, name)
+        model = model.env[model._fields[name].comodel_name]  # type: ignore[attr-defined]
+        found = model.env.db.row(model._name, target) if target else None
+        if found is None:
+            return False
+        row = found
+    return _row_value(model, row, last)
+
+
+def _key_tuple(
+    model: BaseModel, row: dict[str, Any], terms: list[OrderTerm], depth: int, memo: Memo
+) -> Any:
     return tuple(
-        (_sort_value(model, f, row.get(f, False) if f != "id" else row["id"], depth), d, n)
-        for f, d, n in terms
+        (_sort_value(model, f, _row_value(model, row, f), depth, memo), d, n) for f, d, n in terms
     )
 
 
@@ -107,8 +150,11 @@ def order_ids(model: BaseModel, ids: list[int], order: str | None) -> list[int]:
     if not any(term[0] == "id" for term in terms):
         terms = [*terms, ("id", False, False)]
     rows = model.env.db.rows(model._name)
+    if len(ids) < 2:
+        return [i for i in ids if i in rows]  # nothing to sort (a one2many of one line...)
+    memo: Memo = {}
     keyed: list[tuple[Any, int]] = [
-        (_key_tuple(model, rows[i], terms, 0), i) for i in ids if i in rows
+        (_key_tuple(model, rows[i], terms, 0, memo), i) for i in ids if i in rows
     ]
 
     def compare(x: tuple[Any, int], y: tuple[Any, int]) -> int:

@@ -43,6 +43,8 @@ class Partner(Model):
 
     name = fields.Char("Name")
     email = fields.Char("Email")
+    lang = fields.Selection([("en_US", "English (US)")], "Language", default="en_US")
+    tz = fields.Char("Timezone")  # res.users reads its name, email, lang and tz from here
     active = fields.Boolean("Active", default=True)
     is_company = fields.Boolean("Is a Company", default=False)
     type = fields.Selection(
