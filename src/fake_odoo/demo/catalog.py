@@ -128,7 +128,7 @@ def build_products(env: Any, scale: int) -> list[int]:
             categories[name] = env["product.category"].create({"name": name, "parent_id": parent.id}).id  # fmt: skip
     stock = env.ref("stock.stock_location_stock").id
     variants: list[int] = []
-    rows = list(ODOO_PRODUCTS) + [
+    rows: list[tuple[Any, ...]] = list(ODOO_PRODUCTS) + [
         (f"{code}-{n}" if n else code, f"{name} {n + 1}" if n else name, *rest)
         for n in range(scale) for code, name, *rest in LUJANITA_PRODUCTS
     ]  # fmt: skip

@@ -175,6 +175,7 @@ def build_company(env: Any) -> None:
             "zip": "94134",
             "email": "info@yourcompany.com",
             "phone": "+1 555-555-5556",
+            "stock_text_confirmation": True,  # stock_sms's default
         },
     )
     env.db.set_xmlid("base.main_company", "res.company", company.id)
@@ -182,7 +183,7 @@ def build_company(env: Any) -> None:
     bot = create_at(
         env, "res.partner", 2, {"name": "OdooBot", "active": False, "email": "odoobot@example.com"}
     )
-    env.db.update("res.users", 1, {"partner_id": bot.id, "company_id": 1})
+    env.db.update("res.users", 1, {"partner_id": bot.id, "company_id": 1, "company_ids": [1]})
 
 
 def _user(env: Any, uid: int, pid: int, vals: dict[str, Any], groups: tuple[str, ...]) -> Any:

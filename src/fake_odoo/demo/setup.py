@@ -63,6 +63,13 @@ def build_setup(env: Any) -> None:
             {"name": "Cash", "code": "CSH1", "type": "cash"},
         ]
     )
+    bank = env["account.journal"].search([("code", "=", "BNK1")], limit=1)
+    env["account.payment.method.line"].create(
+        [
+            {"name": "Manual Payment", "journal_id": bank.id, "payment_type": "inbound"},
+            {"name": "Manual Payment", "journal_id": bank.id, "payment_type": "outbound"},
+        ]
+    )
     env["account.tax"].create(
         [
             {"name": "15%", "amount": 15.0, "type_tax_use": "sale"},

@@ -145,14 +145,16 @@ class AccountMoveLine(Model):
         Rule(groups=("sales_team.group_sale_salesman_all_leads", INVOICING), domain=None),
     ]
 
-    move_id = fields.Many2one("account.move", "Journal Entry", required=True, ondelete="cascade")
+    move_id = fields.Many2one(
+        "account.move", "Journal Entry", required=True, readonly=True, ondelete="cascade"
+    )
     move_name = fields.Char("Number", compute="_compute_move_name", store=True)
     date = fields.Date("Date", compute="_compute_date", store=True)
     parent_state = fields.Selection(
         [("draft", "Draft"), ("posted", "Posted"), ("cancel", "Cancelled")],
         "Status",
         compute="_compute_parent_state",
-        store=False,
+        store=True,
     )
     sequence = fields.Integer("Sequence", default=10)
     name = fields.Char("Label")
@@ -165,8 +167,12 @@ class AccountMoveLine(Model):
             ("rounding", "Rounding"),
             ("payment_term", "Payment Term"),
             ("line_section", "Section"),
+            ("line_subsection", "Subsection"),
             ("line_note", "Note"),
             ("epd", "Early Payment Discount"),
+            ("non_deductible_product_total", "Non Deductible Products Total"),
+            ("non_deductible_product", "Non Deductible Products"),
+            ("non_deductible_tax", "Non Deductible Tax"),
         ],
         "Display Type",
         required=True,
@@ -174,7 +180,12 @@ class AccountMoveLine(Model):
     )
     product_id = fields.Many2one("product.product", "Product", ondelete="restrict")
     product_uom_id = fields.Many2one("uom.uom", "Unit", default=1)
-    quantity = fields.Float("Quantity", default=1.0)
+    quantity = fields.Float(
+        "Quantity",
+        default=1.0,
+        help="The optional quantity expressed by this line, eg: number of product sold. The"
+        " quantity is not a legal requirement but is very useful for some reports.",
+    )
     price_unit = fields.Float("Unit Price")
     discount = fields.Float("Discount (%)", default=0.0)
     tax_ids = fields.Many2many("account.tax", "Taxes")
@@ -183,17 +194,20 @@ class AccountMoveLine(Model):
     account_id = fields.Many2one("account.account", "Account")
     partner_id = fields.Many2one("res.partner", "Partner")
     currency_id = fields.Many2one("res.currency", "Currency", required=True, default=1)
-    company_id = fields.Many2one("res.company", "Company", default=1)
-    debit = fields.Monetary("Debit", compute="_compute_debit", store=True)
-    credit = fields.Monetary("Credit", compute="_compute_credit", store=True)
-    balance = fields.Monetary("Balance", compute="_compute_balance", store=True)
-    sale_line_ids = fields.Many2many("sale.order.line", "Sales Order Lines", copy=False)
+    company_id = fields.Many2one("res.company", "Company", default=1, readonly=True)
+    debit = fields.Monetary("Debit", compute="_compute_debit", store=True, readonly=False)
+    credit = fields.Monetary("Credit", compute="_compute_credit", store=True, readonly=False)
+    balance = fields.Monetary("Balance", compute="_compute_balance", store=True, readonly=False)
+    sale_line_ids = fields.Many2many(
+        "sale.order.line", "Sales Order Lines", copy=False, readonly=True
+    )
 
     def _subtotal(self) -> float:
-        return round(self.price_unit * self.quantity * (1 - (self.discount or 0.0) / 100.0), 2)
+        gross: float = self.price_unit * self.quantity * (1 - (self.discount or 0.0) / 100.0)
+        return round(gross, 2)
 
     def _total(self) -> float:
-        rate = sum(t.amount for t in self.sudo().tax_ids if t.amount_type == "percent")
+        rate: float = sum(t.amount for t in self.sudo().tax_ids if t.amount_type == "percent")
         return round(self._subtotal() * (1 + rate / 100.0), 2)
 
     def _sign(self) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 from fake_odoo.models.account import ACCOUNT_MANAGER, INVOICING, POSTED_DELETE, SALESMAN
 from fake_odoo.models.common import add_days, to_date, vals_batch
-from fake_odoo.orm import api, fields
+from fake_odoo.orm import access, api, fields
 from fake_odoo.orm.access import has_group
 from fake_odoo.orm.exceptions import AccessError, UserError
 from fake_odoo.orm.model import Model, Rule
@@ -82,8 +82,8 @@ class AccountMove(Model):
         Rule(groups=("sales_team.group_sale_salesman_all_leads", INVOICING), domain=None),
     ]
 
-    name = fields.Char("Number", copy=False, readonly=True)
-    move_type = fields.Selection(MOVE_TYPES, "Type", required=True, default="entry")
+    name = fields.Char("Number", copy=False)
+    move_type = fields.Selection(MOVE_TYPES, "Type", required=True, readonly=True, default="entry")
     state = fields.Selection(
         [("draft", "Draft"), ("posted", "Posted"), ("cancel", "Cancelled")],
         "Status",
@@ -92,20 +92,41 @@ class AccountMove(Model):
         default="draft",
         copy=False,
     )
-    date = fields.Date("Date", required=True, copy=False, default=lambda env: env.db.now_str()[:10])
+    # date, journal, company and currency are computed in Odoo (precompute): default_get
+    # leaves them out and create() fills them.
+    date = fields.Date("Date", required=True, copy=False)
     invoice_date = fields.Date("Invoice/Bill Date", copy=False)
     invoice_date_due = fields.Date("Due Date", copy=False)
-    journal_id = fields.Many2one("account.journal", "Journal", required=True, default=1)
-    company_id = fields.Many2one("res.company", "Company", default=1)
-    currency_id = fields.Many2one("res.currency", "Currency", required=True, default=1)
+    journal_id = fields.Many2one("account.journal", "Journal", required=True)
+    company_id = fields.Many2one("res.company", "Company")
+    currency_id = fields.Many2one("res.currency", "Currency", required=True)
     partner_id = fields.Many2one("res.partner", "Partner", ondelete="restrict")
     commercial_partner_id = fields.Many2one(
         "res.partner", "Commercial Entity", compute="_compute_commercial", store=True
     )
     ref = fields.Char("Reference", copy=False)
     narration = fields.Html("Terms and Conditions")
-    payment_reference = fields.Char("Payment Reference", copy=False)
-    invoice_origin = fields.Char("Origin", copy=False)
+    payment_reference = fields.Char(
+        "Payment Reference", copy=False, help="The payment reference to set on journal items."
+    )
+    invoice_origin = fields.Char(
+        "Origin", copy=False, readonly=True, help="The document(s) that generated the invoice."
+    )
+    auto_post = fields.Selection(
+        [
+            ("no", "No"),
+            ("at_date", "At Date"),
+            ("monthly", "Monthly"),
+            ("quarterly", "Quarterly"),
+            ("yearly", "Yearly"),
+        ],
+        "Auto-post",
+        required=True,
+        default="no",
+        copy=False,
+        help="Specify whether this entry is posted automatically on its accounting date, and any"
+        " similar recurring invoices.",
+    )
     invoice_user_id = fields.Many2one("res.users", "Salesperson", default=lambda env: env.uid)
     invoice_payment_term_id = fields.Many2one("account.payment.term", "Payment Terms")
     posted_before = fields.Boolean("Posted Before", copy=False)
@@ -117,6 +138,9 @@ class AccountMove(Model):
     amount_residual = fields.Monetary("Amount Due", compute="_compute_residual", store=True)
     payment_state = fields.Selection(
         PAYMENT_STATES, "Payment Status", readonly=True, default="not_paid", copy=False
+    )
+    matched_payment_ids = fields.Many2many(
+        "account.payment", "Matched Payments", copy=False, min_version=18
     )
 
     def _lines(self) -> Any:
@@ -148,7 +172,12 @@ class AccountMove(Model):
     @api.model
     def create(self, vals_list: Any) -> Any:
         batch = vals_batch(vals_list)
+        context = self.env.context
+        today = self.env.db.now_str()[:10]
         for vals in batch:
+            for fname, value in (("journal_id", 1), ("company_id", 1), ("currency_id", 1)):
+                vals.setdefault(fname, context.get(f"default_{fname}", value))
+            vals.setdefault("date", context.get("default_date", today))
             # Both one2many fields carry the same lines here: merge their commands.
             if "invoice_line_ids" in vals and "line_ids" not in vals:
                 vals["line_ids"] = vals.pop("invoice_line_ids")
@@ -170,6 +199,7 @@ class AccountMove(Model):
         return super().write(vals)
 
     def unlink(self) -> Any:
+        access.check_acl(self, "unlink")  # before the @api.ondelete rules, as in Odoo
         if any(move.state == "posted" for move in self.sudo()):
             raise UserError(POSTED_DELETE)
         return super().unlink()
@@ -226,6 +256,7 @@ class AccountMove(Model):
     def _set_state(self, state: str) -> None:
         for move in self:
             super(AccountMove, move).write({"state": state})
+            move.sudo().line_ids._recompute()
             move.sudo()._refresh_sales()
 
     def _refresh_sales(self) -> None:

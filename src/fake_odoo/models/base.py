@@ -14,6 +14,7 @@ import secrets
 import zoneinfo
 from typing import Any
 
+from fake_odoo.models.common import pop_related, write_related
 from fake_odoo.orm import access, api, fields
 from fake_odoo.orm.database import SUPERUSER_ID, Environment
 from fake_odoo.orm.model import Model, Rule
@@ -33,6 +34,12 @@ BASE_GROUPS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 
 #: fields a user may write on their own record without the users ACL (Odoo's SELF_WRITEABLE)
 SELF_WRITEABLE_FIELDS = ("signature", "action_id", "company_id", "email", "name", "lang", "tz")
+
+TZ_HELP = (
+    "When printing documents and exporting/importing data, time values are computed according"
+    " to this timezone.\nIf the timezone is not set, UTC (Coordinated Universal Time) is used.\n"
+    "Anywhere else, time values are computed according to the time offset of your web client."
+)
 
 
 def _tz_selection(model: Any) -> list[tuple[str, str]]:
@@ -90,18 +97,51 @@ class ResUsers(Model):
         ("login_key", "UNIQUE (login)", "You can not have two users with the same login!")
     ]
 
-    name = fields.Char("Name", required=True)
+    # name, email, lang and tz live on the partner (Odoo's _inherits = {"res.partner": ...})
+    name = fields.Char("Name", related="partner_id.name", readonly=False)
     login = fields.Char("Login", required=True, help="Used to log into the system")
-    password = fields.Char("Password", compute="_compute_password", store=False, copy=False)
-    partner_id = fields.Many2one("res.partner", "Related Partner", ondelete="restrict")
-    company_id = fields.Many2one("res.company", "Company")
-    group_ids = fields.Many2many("res.groups", string="Groups", min_version=19)
+    password = fields.Char(
+        "Password",
+        compute="_compute_password",
+        store=False,
+        readonly=False,  # its inverse stores the password (see write)
+        copy=False,
+        help="Keep empty if you don't want the user to be able to connect on the system.",
+    )
+    partner_id = fields.Many2one(
+        "res.partner",
+        "Related Partner",
+        required=True,
+        ondelete="restrict",
+        help="Partner-related data of the user",
+    )
+    company_id = fields.Many2one(
+        "res.company", "Company", required=True, help="The default company for this user."
+    )
+    company_ids = fields.Many2many("res.company", string="Companies")
+    group_ids = fields.Many2many(
+        "res.groups", string="Groups", min_version=19, help="Groups explicitly assigned to the user"
+    )
     groups_id = fields.Many2many("res.groups", string="Groups", max_version=18)
     active = fields.Boolean("Active", default=True)
-    tz = fields.Selection(_tz_selection, "Timezone")
-    lang = fields.Selection(_lang_selection, "Language", default="en_US")
-    email = fields.Char("Email")
-    share = fields.Boolean("Share User", compute="_compute_share", store=False)
+    tz = fields.Selection(
+        _tz_selection, "Timezone", related="partner_id.tz", readonly=False, help=TZ_HELP
+    )
+    lang = fields.Selection(
+        _lang_selection,
+        "Language",
+        related="partner_id.lang",
+        readonly=False,
+        help="All the emails and documents sent to this contact will be translated in this"
+        " language.",
+    )
+    email = fields.Char("Email", related="partner_id.email", readonly=False)
+    share = fields.Boolean(
+        "Share User",
+        compute="_compute_share",
+        store=True,
+        help="External user with limited access, created only for the purpose of sharing data.",
+    )
 
     def _compute_password(self) -> str:
         return ""
@@ -114,14 +154,17 @@ class ResUsers(Model):
         vals_list = [vals_list] if isinstance(vals_list, dict) else list(vals_list)
         passwords = [vals.get("password") for vals in vals_list]
         clean = [{k: v for k, v in vals.items() if k != "password"} for vals in vals_list]
-        if "res.partner" in self.env:
-            for vals in clean:
-                if not vals.get("partner_id"):
-                    partner_vals = {"name": vals.get("name") or vals.get("login")}
-                    if vals.get("email") and "email" in self.env["res.partner"]._fields:
-                        partner_vals["email"] = vals["email"]
-                    vals["partner_id"] = self.env["res.partner"].sudo().create(partner_vals).id
+        partner_values = [pop_related(self, vals) for vals in clean]
+        for vals, partner_vals in zip(clean, partner_values, strict=True):
+            if not vals.get("partner_id"):
+                name = partner_vals.get("name") or vals.get("login")
+                created = {"name": name, **{k: v for k, v in partner_vals.items() if v}}
+                vals["partner_id"] = self.env["res.partner"].sudo().create(created).id
+            if vals.get("company_id") and "company_ids" not in vals:
+                vals["company_ids"] = [(6, 0, [vals["company_id"]])]
         users = super().create(clean)
+        for user, partner_vals in zip(users, partner_values, strict=True):
+            write_related(user.sudo(), partner_vals)
         for user, password in zip(users, passwords, strict=True):
             if password:
                 self.env.db.passwords[user.id] = str(password)
@@ -136,7 +179,9 @@ class ResUsers(Model):
             target: ResUsers = (
                 self.sudo() if own and set(vals) <= set(SELF_WRITEABLE_FIELDS) else self
             )
-            super(ResUsers, target).write(vals)
+            partner_vals = pop_related(self, vals)
+            super(ResUsers, target).write(vals)  # checks the access even when vals is empty
+            write_related(target.sudo(), partner_vals)
         if password:
             if not own:
                 access.check_acl(self, "write")
@@ -272,8 +317,18 @@ class IrModelFields(Model):
     relation = fields.Char(
         "Related Model", help="For relationship fields, the technical name of the target model"
     )
-    relation_field = fields.Char("Relation Field")
-    model_id = fields.Many2one("ir.model", "Model", required=True, ondelete="cascade")
+    relation_field = fields.Char(
+        "Relation Field",
+        help="For one2many fields, the field on the target model that implement the opposite"
+        " many2one relationship",
+    )
+    model_id = fields.Many2one(
+        "ir.model",
+        "Model",
+        required=True,
+        ondelete="cascade",
+        help="The model this field belongs to",
+    )
     field_description = fields.Char("Field Label", required=True, translate=True)
     help = fields.Text("Field Help", translate=True)
     ttype = fields.Selection(
@@ -304,12 +359,18 @@ class IrModelFields(Model):
         "Field Type",
         required=True,
     )
-    copied = fields.Boolean("Copied")
-    related = fields.Char("Related Field Definition")
+    copied = fields.Boolean("Copied", help="Whether the value is copied when duplicating a record.")
+    related = fields.Char(
+        "Related Field Definition",
+        help="The corresponding related field, if any. This must be a dot-separated list of"
+        " field names.",
+    )
     required = fields.Boolean("Required")
     readonly = fields.Boolean("Readonly")
     index = fields.Boolean("Indexed")
-    store = fields.Boolean("Stored", default=True)
+    store = fields.Boolean(
+        "Stored", default=True, help="Whether the value is stored in the database."
+    )
     size = fields.Integer("Size")
     state = fields.Selection(
         [("manual", "Custom Field"), ("base", "Base Field")],
@@ -322,11 +383,29 @@ class IrModelFields(Model):
         [("cascade", "Cascade"), ("set null", "Set NULL"), ("restrict", "Restrict")],
         "On Delete",
         default="set null",
+        help="On delete property for many2one fields",
     )
-    domain = fields.Char("Domain", default="[]")
-    depends = fields.Char("Dependencies")
-    compute = fields.Text("Compute")
-    currency_field = fields.Char("Currency field")
+    domain = fields.Char(
+        "Domain",
+        default="[]",
+        help="The optional domain to restrict possible values for relationship fields, specified"
+        " as a Python expression defining a list of triplets. For example: [('color','=','red')]",
+    )
+    depends = fields.Char(
+        "Dependencies",
+        help="Dependencies of compute method; a list of comma-separated field names, like\n\n"
+        "    name, partner_id.name",
+    )
+    compute = fields.Text(
+        "Compute",
+        help="Code to compute the value of the field.\nIterate on the recordset 'self' and"
+        " assign the field's value:\n\n    for record in self:\n"
+        "        record['size'] = len(record.name)\n\n"
+        "Modules time, datetime, dateutil are available.",
+    )
+    currency_field = fields.Char(
+        "Currency field", help="Name of the Many2one field holding the res.currency"
+    )
 
 
 FRAMEWORK_MODELS: tuple[type[Model], ...] = (
@@ -362,15 +441,13 @@ def bootstrap(env: Environment) -> None:
             db.insert(
                 "res.users",
                 {
-                    "name": "OdooBot",
-                    "login": "__system__",
+                    "login": "__system__",  # its name "OdooBot" is its partner's
                     "active": False,
                     "partner_id": False,
                     "company_id": False,
+                    "company_ids": [],
                     groups_field(env): list(ids.values()),
-                    "tz": False,
-                    "lang": "en_US",
-                    "email": False,
+                    "share": False,
                     "create_uid": SUPERUSER_ID,
                     "write_uid": SUPERUSER_ID,
                     "create_date": now,

@@ -42,3 +42,28 @@ def m2o_id(value: Any) -> Any:
     if hasattr(value, "_ids"):
         return value.id or False
     return value or False
+
+
+def pop_related(model: Any, vals: dict[str, Any]) -> dict[str, Any]:
+    """Remove from ``vals`` the writable related fields (``related=..., readonly=False``)
+    and return them, for ``write_related`` once the records exist."""
+    fields = model._fields
+    names = [
+        name
+        for name in vals
+        if name in fields and fields[name].related is not None and not fields[name].readonly
+    ]
+    return {name: vals.pop(name) for name in names}
+
+
+def write_related(records: Any, values: dict[str, Any]) -> None:
+    """Write related values through their path, as Odoo's related inverse does: the
+    user's ``res.users.tz`` lands on its partner, a variant's ``name`` on its template."""
+    for name, value in values.items():
+        *path, last = records._fields[name].related.split(".")
+        for record in records:
+            target = record
+            for step in path:
+                target = target[step]
+            if target:
+                target.write({last: value})

@@ -13,7 +13,7 @@ from typing import Any
 from fake_odoo.models.common import vals_batch
 from fake_odoo.orm import api, fields
 from fake_odoo.orm.exceptions import UserError
-from fake_odoo.orm.model import Model, Rule
+from fake_odoo.orm.model import Model, Rule, TransientModel
 
 SALESMAN = "sales_team.group_sale_salesman"
 SALES_ACCESS = {SALESMAN: "rwcu", "sales_team.group_sale_manager": "rwcu"}
@@ -26,10 +26,18 @@ class CrmStage(Model):
     _access = {"base.group_user": "r", "sales_team.group_sale_manager": "rwcu"}
 
     name = fields.Char("Stage Name", required=True, translate=True)
-    sequence = fields.Integer("Sequence", default=1)
+    sequence = fields.Integer("Sequence", default=1, help="Used to order stages. Lower is better.")
     is_won = fields.Boolean("Is Won Stage?")
-    fold = fields.Boolean("Folded in Pipeline")
-    requirements = fields.Text("Requirements")
+    fold = fields.Boolean(
+        "Folded in Pipeline",
+        help="This stage is folded in the kanban view when there are no records in that stage"
+        " to display.",
+    )
+    requirements = fields.Text(
+        "Requirements",
+        help="Enter here the internal requirements for this stage (ex: Offer sent to customer)."
+        " It will appear as a tooltip over the stage's name.",
+    )
     team_ids = fields.Many2many("crm.team", "Sales Teams")
 
 
@@ -71,8 +79,17 @@ class CrmLead(Model):
     user_id = fields.Many2one("res.users", "Salesperson", default=lambda env: env.uid)
     team_id = fields.Many2one("crm.team", "Sales Team", default=lambda env: _default_team(env))
     company_id = fields.Many2one("res.company", "Company", default=1)
-    partner_id = fields.Many2one("res.partner", "Contact")
-    partner_name = fields.Char("Company Name")
+    partner_id = fields.Many2one(
+        "res.partner",
+        "Contact",
+        help="Linked partner (optional). Usually created when converting the lead. You can find"
+        " a partner by its Name, TIN, Email or Internal Reference.",
+    )
+    partner_name = fields.Char(
+        "Company Name",
+        help="The name of the future partner company that will be created while converting the"
+        " lead into opportunity",
+    )
     contact_name = fields.Char("Contact Name")
     email_from = fields.Char("Email")
     phone = fields.Char("Phone")
@@ -82,10 +99,12 @@ class CrmLead(Model):
     expected_revenue = fields.Monetary("Expected Revenue")
     probability = fields.Float("Probability")
     automated_probability = fields.Float("Automated Probability", readonly=True)
-    date_deadline = fields.Date("Expected Closing")
+    date_deadline = fields.Date(
+        "Expected Closing", help="Estimate of the date on which the opportunity will be won."
+    )
     date_closed = fields.Datetime("Closed Date", readonly=True, copy=False)
     date_last_stage_update = fields.Datetime(
-        "Last Stage Update", default=lambda env: env.db.now_str()
+        "Last Stage Update", readonly=True, default=lambda env: env.db.now_str()
     )
     lost_reason_id = fields.Many2one("crm.lost.reason", "Lost Reason")
     won_status = fields.Selection(
@@ -180,6 +199,97 @@ class CrmLead(Model):
 
     def action_archive(self) -> None:
         self.write({"active": False})
+
+    def convert_opportunity(
+        self, partner: Any, user_ids: Any = False, team_id: Any = False
+    ) -> bool:
+        """Turn leads into opportunities of ``partner`` (a res.partner *recordset*: over RPC
+        an id fails like Odoo's, "AttributeError: 'int' object has no attribute 'id'")."""
+        for lead in self:
+            if not lead.active or lead.probability == 100:
+                continue
+            vals: dict[str, Any] = {"type": "opportunity", "partner_id": partner.id}
+            if not lead.stage_id:
+                vals["stage_id"] = _first_stage(self.env)
+            lead.write(vals)
+        if user_ids or team_id:
+            user = user_ids[0] if isinstance(user_ids, list | tuple) else user_ids
+            self.write({k: v for k, v in (("user_id", user), ("team_id", team_id)) if v})
+        return True
+
+    def redirect_lead_opportunity_view(self) -> dict[str, Any]:
+        return {
+            "name": "Lead or Opportunity",
+            "view_mode": "form",
+            "res_model": "crm.lead",
+            "domain": [["type", "=", "opportunity"]],
+            "res_id": self.id,
+            "view_id": False,
+            "type": "ir.actions.act_window",
+            "context": {"default_type": "opportunity"},
+        }
+
+
+def _active_lead(env: Any) -> Any:
+    context = env.context
+    if context.get("active_model", "crm.lead") != "crm.lead":
+        return False
+    return context.get("active_id") or False
+
+
+class CrmLead2OpportunityPartner(TransientModel):
+    """The "Convert to opportunity" wizard, opened on a lead (context active_id)."""
+
+    _name = "crm.lead2opportunity.partner"
+    _description = "Convert Lead to Opportunity (not in mass)"
+    _access = SALES_ACCESS
+
+    name = fields.Selection(
+        [("convert", "Convert to opportunity"), ("merge", "Merge with existing opportunities")],
+        "Conversion Action",
+    )
+    action = fields.Selection(
+        [("create", "Create a new customer"), ("exist", "Link to an existing customer")],
+        "Related Customer",
+        required=True,
+    )
+    lead_id = fields.Many2one("crm.lead", "Associated Lead", required=True, default=_active_lead)
+    lead_partner_name = fields.Char("Company Name", related="lead_id.partner_name")
+    lead_contact_name = fields.Char("Contact Name", related="lead_id.contact_name")
+    duplicated_lead_ids = fields.Many2many("crm.lead", string="Opportunities")
+    commercial_partner_id = fields.Many2one("res.partner", "Company")
+    partner_id = fields.Many2one("res.partner", "Customer")
+    user_id = fields.Many2one("res.users", "Salesperson")
+    team_id = fields.Many2one("crm.team", "Sales Team")
+    force_assignment = fields.Boolean("Force assignment", default=True)
+
+    @api.model
+    def create(self, vals_list: Any) -> Any:
+        batch = vals_batch(vals_list)
+        for vals in batch:
+            # Odoo computes these from the lead (stored computes the client may override)
+            lead = self.env["crm.lead"].browse(vals.get("lead_id") or _active_lead(self.env))
+            partner = vals.get("partner_id") or (lead.partner_id.id if lead else False)
+            vals.setdefault("name", "convert")
+            vals.setdefault("action", "exist" if partner else "create")
+            vals.setdefault("partner_id", partner)
+        return super().create(batch)
+
+    def action_apply(self) -> dict[str, Any]:
+        wizard: Any = self
+        lead = wizard.lead_id
+        if wizard.action == "exist":
+            partner = wizard.partner_id
+        else:
+            partner = self.env["res.partner"].create(
+                {
+                    "name": lead.partner_name or lead.contact_name or lead.name,
+                    "email": lead.email_from,
+                }
+            )
+        lead.convert_opportunity(partner, wizard.user_id.ids, wizard.team_id.id)
+        action: dict[str, Any] = lead.redirect_lead_opportunity_view()
+        return action
 
 
 def _first_stage(env: Any) -> Any:

@@ -36,13 +36,23 @@ class IrModuleModule(Model):
     installed_version = fields.Char("Latest Version", compute="_compute_installed", store=False)
     state = fields.Selection(MODULE_STATES, "Status", readonly=True, default="uninstalled")
     application = fields.Boolean("Application", readonly=True)
-    auto_install = fields.Boolean("Automatic Installation")
+    auto_install = fields.Boolean(
+        "Automatic Installation",
+        help="An auto-installable module is automatically installed by the system when all its"
+        " dependencies are satisfied. If the module has no dependency, it is always installed.",
+    )
     sequence = fields.Integer("Sequence", default=100)
     license = fields.Selection(
         [
+            ("GPL-2", "GPL Version 2"),
+            ("GPL-2 or any later version", "GPL-2 or later version"),
             ("GPL-3", "GPL Version 3"),
+            ("GPL-3 or any later version", "GPL-3 or later version"),
+            ("AGPL-3", "Affero GPL-3"),
             ("LGPL-3", "LGPL Version 3"),
+            ("Other OSI approved licence", "Other OSI Approved License"),
             ("OEEL-1", "Odoo Enterprise Edition License v1.0"),
+            ("OPL-1", "Odoo Proprietary License v1.0"),
             ("Other proprietary", "Other Proprietary"),
         ],
         "License",

@@ -72,7 +72,7 @@ class ResPartner(Model):
     name = fields.Char("Name")
     complete_name = fields.Char("Complete Name", compute="_compute_complete_name", store=True)
     parent_id = fields.Many2one("res.partner", "Related Company")
-    parent_name = fields.Char("Parent name", compute="_compute_parent_name", store=False)
+    parent_name = fields.Char("Parent name", related="parent_id.name")
     child_ids = fields.One2many("res.partner", "parent_id", "Contact")
     commercial_partner_id = fields.Many2one(
         "res.partner", "Commercial Entity", compute="_compute_commercial_partner", store=True
@@ -89,20 +89,32 @@ class ResPartner(Model):
         help="All the emails and documents sent to this contact will be translated in this"
         " language.",
     )
-    tz = fields.Selection(TIMEZONES, "Timezone", help=TZ_HELP)
-    user_id = fields.Many2one("res.users", "Salesperson")
+    tz = fields.Selection(
+        TIMEZONES, "Timezone", help=TZ_HELP, default=lambda env: env.context.get("tz", False)
+    )
+    property_payment_term_id = fields.Many2one(
+        "account.payment.term",
+        "Customer Payment Terms",
+    )
+    user_id = fields.Many2one(
+        "res.users", "Salesperson", help="The internal user in charge of this contact."
+    )
     user_ids = fields.One2many("res.users", "partner_id", "Users")
     vat = fields.Char(
         "Tax ID",
         help="The Tax Identification Number. Values here will be validated based on the country"
         " format. You can use '/' to indicate that the partner is not subject to tax.",
     )
-    company_registry = fields.Char("Company ID")
+    company_registry = fields.Char(
+        "Company ID",
+        help="The registry number of the company. Use it if it is different from the Tax ID."
+        " It must be unique across all partners of a same country",
+    )
     website = fields.Char("Website Link")
     comment = fields.Html("Notes")
     category_id = fields.Many2many("res.partner.category", "Tags")
     active = fields.Boolean("Active", default=True)
-    employee = fields.Boolean("Employee")
+    employee = fields.Boolean("Employee", help="Check this box if this contact is an Employee.")
     function = fields.Char("Job Position")
     type = fields.Selection(ADDRESS_TYPES, "Address Type", default="contact")
     street = fields.Char("Street")
@@ -111,7 +123,11 @@ class ResPartner(Model):
     city = fields.Char("City")
     state_id = fields.Many2one("res.country.state", "State", ondelete="restrict")
     country_id = fields.Many2one("res.country", "Country", ondelete="restrict")
-    country_code = fields.Char("Country Code", compute="_compute_country_code", store=False)
+    country_code = fields.Char(
+        "Country Code",
+        related="country_id.code",
+        help="The ISO country code in two chars. \nYou can use this field for quick search.",
+    )
     email = fields.Char("Email")
     phone = fields.Char("Phone")
     mobile = fields.Char("Mobile", max_version=17)  # merged into phone in Odoo 18
@@ -125,13 +141,14 @@ class ResPartner(Model):
         "Company Type",
         compute="_compute_company_type",
         store=False,
+        readonly=False,  # its inverse sets is_company (see create/write)
     )
     company_id = fields.Many2one("res.company", "Company")
     color = fields.Integer("Color Index")
     customer_rank = fields.Integer("Customer Rank", default=0, copy=False)
     supplier_rank = fields.Integer("Supplier Rank", default=0, copy=False)
-    barcode = fields.Char("Barcode", copy=False)
-    credit_limit = fields.Float("Credit Limit")
+    barcode = fields.Char("Barcode", copy=False, help="Use a barcode to identify this contact.")
+    credit_limit = fields.Float("Credit Limit", help="Credit limit specific to this partner.")
     sale_order_ids = fields.One2many("sale.order", "partner_id", "Sales Order")
     invoice_ids = fields.One2many("account.move", "partner_id", "Invoices", readonly=True)
     opportunity_ids = fields.One2many("crm.lead", "partner_id", "Opportunities")
@@ -160,12 +177,6 @@ class ResPartner(Model):
         if commercial.is_company:
             return commercial.name or False
         return self.company_name or False
-
-    def _compute_parent_name(self) -> Any:
-        return self.sudo().parent_id.name or False
-
-    def _compute_country_code(self) -> Any:
-        return self.sudo().country_id.code or False
 
     def _compute_company_type(self) -> Any:
         return "company" if self.is_company else "person"

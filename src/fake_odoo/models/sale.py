@@ -1,5 +1,5 @@
-"""Sales orders: imitates Odoo's ``sale.order`` (modules sale, sale_stock, sale_management)
-plus ``crm.team`` (sales_team) and a bare ``product.pricelist``.
+"""Sales orders: imitates Odoo's ``sale.order`` (modules sale, sale_stock, sale_management);
+``crm.team``, ``product.pricelist`` and ``quotation.document`` live in ``sale_team``.
 
 State machine as captured on Odoo 19: draft -> sent -> sale, cancel, back to draft, with
 ``locked`` as a boolean from 17; Odoo 14-16 have a ``done`` ("Locked") state instead.
@@ -14,10 +14,11 @@ from typing import Any
 
 from fake_odoo.models.common import add_days, next_number, vals_batch
 from fake_odoo.models.sale_actions import SaleOrderActions
+from fake_odoo.models.sale_invoice_wizard import SaleOrderInvoicing
 from fake_odoo.models.sale_line import INVOICE_STATUS
-from fake_odoo.orm import api, fields
+from fake_odoo.orm import access, api, fields
 from fake_odoo.orm.exceptions import UserError
-from fake_odoo.orm.model import Model, Rule
+from fake_odoo.orm.model import Rule
 
 STATES_NEW = [
     ("draft", "Quotation"),
@@ -43,6 +44,12 @@ SALESMAN_ALL = "sales_team.group_sale_salesman_all_leads"
 SALE_ACCESS = {SALESMAN: "rwc", "sales_team.group_sale_manager": "rwcu"}
 
 
+COMPANY_DOMAIN = (
+    "(company_id and ['|', ('company_id', '=', False), ('company_id', 'parent_of', [company_id])]"
+    " or ['|', ('company_id', '=', False), ('company_id', 'parent_of', '')]) + ([])"
+)
+
+
 def own_documents(env: Any) -> list[Any]:
     return ["|", ("user_id", "=", env.uid), ("user_id", "=", False)]
 
@@ -57,34 +64,7 @@ def order_states(model: Any) -> list[tuple[str, str]]:
     return STATES_NEW if model.env.major >= 17 else STATES_OLD
 
 
-class CrmTeam(Model):
-    _name = "crm.team"
-    _description = "Sales Team"
-    _order = "sequence ASC, create_date DESC, id DESC"
-    _access = {"base.group_user": "r", "sales_team.group_sale_manager": "rwcu"}
-
-    name = fields.Char("Sales Team", required=True, translate=True)
-    sequence = fields.Integer("Sequence", default=10)
-    active = fields.Boolean("Active", default=True)
-    company_id = fields.Many2one("res.company", "Company")
-    user_id = fields.Many2one("res.users", "Team Leader")
-    member_ids = fields.Many2many("res.users", "Salespersons")
-
-
-class ProductPricelist(Model):
-    _name = "product.pricelist"
-    _description = "Pricelist"
-    _order = "sequence, id, name"
-    _access = {"base.group_user": "r", "sales_team.group_sale_manager": "rwcu"}
-
-    name = fields.Char("Pricelist Name", required=True, translate=True)
-    active = fields.Boolean("Active", default=True)
-    sequence = fields.Integer("Sequence", default=16)
-    currency_id = fields.Many2one("res.currency", "Currency", required=True, default=1)
-    company_id = fields.Many2one("res.company", "Company")
-
-
-class SaleOrder(SaleOrderActions):
+class SaleOrder(SaleOrderInvoicing, SaleOrderActions):
     _name = "sale.order"
     _description = "Sales Order"
     _order = "date_order desc, id desc"
@@ -94,13 +74,15 @@ class SaleOrder(SaleOrderActions):
         ("name_uniq", "unique(name, company_id)", "Order Reference must be unique!")
     ]
 
-    name = fields.Char("Order Reference", required=True, readonly=True, default="New", copy=False)
+    name = fields.Char("Order Reference", required=True, default="New", copy=False)
     origin = fields.Char(
         "Source Document",
         help="Reference of the document that generated this sales order request",
     )
     client_order_ref = fields.Char("Customer Reference", copy=False)
-    reference = fields.Char("Payment Ref.", copy=False)
+    reference = fields.Char(
+        "Payment Ref.", copy=False, help="The payment communication of this sale order."
+    )
     state = fields.Selection(order_states, "Status", readonly=True, default="draft", copy=False)
     locked = fields.Boolean(
         "Locked",
@@ -121,39 +103,78 @@ class SaleOrder(SaleOrderActions):
         copy=False,
         help="Validity of the order, after that you will not able to sign & pay the quotation.",
     )
-    commitment_date = fields.Datetime("Delivery Date", copy=False)
-    effective_date = fields.Datetime("Effective Date", copy=False, readonly=True)
-    require_signature = fields.Boolean("Online signature", default=True)
-    require_payment = fields.Boolean("Online payment", default=False)
-    partner_id = fields.Many2one("res.partner", "Customer", required=True)
+    commitment_date = fields.Datetime(
+        "Delivery Date",
+        copy=False,
+        help="This is the delivery date promised to the customer. If set, the delivery order"
+        " will be scheduled based on this date rather than product lead times.",
+    )
+    effective_date = fields.Datetime(
+        "Effective Date",
+        copy=False,
+        readonly=True,
+        help="Completion date of the first delivery order.",
+    )
+    # Odoo computes these (precompute), so default_get does not list them: see create().
+    require_signature = fields.Boolean(
+        "Online signature",
+        help="Request a online signature from the customer to confirm the order.",
+    )
+    require_payment = fields.Boolean(
+        "Online payment", help="Request a online payment from the customer to confirm the order."
+    )
+    partner_id = fields.Many2one(
+        "res.partner", "Customer", required=True, change_default=True, domain=COMPANY_DOMAIN
+    )
     partner_invoice_id = fields.Many2one("res.partner", "Invoice Address", required=True)
     partner_shipping_id = fields.Many2one("res.partner", "Delivery Address", required=True)
-    user_id = fields.Many2one("res.users", "Salesperson", default=lambda env: env.uid)
+    user_id = fields.Many2one("res.users", "Salesperson")
     team_id = fields.Many2one("crm.team", "Sales Team")
     company_id = fields.Many2one("res.company", "Company", required=True, default=1)
     currency_id = fields.Many2one(
         "res.currency", "Currency", compute="_compute_currency", store=True
     )
-    pricelist_id = fields.Many2one("product.pricelist", "Pricelist")
+    pricelist_id = fields.Many2one(
+        "product.pricelist",
+        "Pricelist",
+        help="If you change the pricelist, only newly added lines will be affected.",
+    )
     payment_term_id = fields.Many2one("account.payment.term", "Payment Terms")
-    warehouse_id = fields.Many2one("stock.warehouse", "Warehouse", default=1)
+    warehouse_id = fields.Many2one("stock.warehouse", "Warehouse")
     opportunity_id = fields.Many2one("crm.lead", "Opportunity")
     picking_policy = fields.Selection(
         [("direct", "As soon as possible"), ("one", "When all products are ready")],
         "Shipping Policy",
         required=True,
         default="direct",
+        help="If you deliver all products at once, the delivery order will be scheduled based on"
+        " the greatest product lead time. Otherwise, it will be based on the shortest.",
     )
     note = fields.Html("Terms and conditions")
     order_line = fields.One2many("sale.order.line", "order_id", "Order Lines", copy=True)
     amount_untaxed = fields.Monetary("Untaxed Amount", compute="_compute_untaxed", store=True)
     amount_tax = fields.Monetary("Taxes", compute="_compute_tax", store=True)
-    amount_total = fields.Monetary("Total", compute="_compute_total", store=True)
+    amount_total = fields.Monetary(
+        "Total",
+        compute="_compute_total",
+        store=True,
+        depends=["order_line.price_subtotal", "currency_id", "company_id", "payment_term_id"],
+    )
+    amount_invoiced = fields.Monetary(
+        "Already invoiced", compute="_compute_amount_invoiced", store=False
+    )
+    amount_to_invoice = fields.Monetary(
+        "Un-invoiced Balance", compute="_compute_amount_to_invoice", store=False
+    )
     invoice_status = fields.Selection(
         INVOICE_STATUS, "Invoice Status", compute="_compute_invoice_status", store=True
     )
     invoice_ids = fields.Many2many(
-        "account.move", "Invoices", compute="_compute_invoice_ids", store=False
+        "account.move",
+        "Invoices",
+        compute="_compute_invoice_ids",
+        store=False,
+        search="_search_invoice_ids",
     )
     invoice_count = fields.Integer("Invoice Count", compute="_compute_invoice_count", store=False)
     picking_ids = fields.One2many("stock.picking", "sale_id", "Transfers")
@@ -170,6 +191,13 @@ class SaleOrder(SaleOrderActions):
         "            Green: Fully Delivered",
     )
     type_name = fields.Char("Type Name", compute="_compute_type_name", store=False)
+    access_url = fields.Char(
+        "Portal Access URL", compute="_compute_access_url", store=False, help="Customer Portal URL"
+    )
+    quotation_document_ids = fields.Many2many(
+        "quotation.document", "Headers/Footers", default=lambda env: [], min_version=19
+    )
+    create_date = fields.Datetime("Creation Date", readonly=True)
 
     # -- computes ---------------------------------------------------------------------------
     def _lines(self) -> Any:
@@ -206,6 +234,31 @@ class SaleOrder(SaleOrderActions):
                 if move_id not in moves:
                     moves.append(move_id)
         return moves
+
+    def _search_invoice_ids(self, operator: str, value: Any) -> list[Any]:
+        moves = self.env["account.move"].sudo().search([("id", operator, value)])
+        aml = self.env["account.move.line"].sudo().search([("move_id", "in", moves.ids)])
+        lines = aml.mapped("sale_line_ids")
+        return [("id", "in", lines.mapped("order_id").ids)]
+
+    def _posted_invoices(self) -> Any:
+        return self.sudo().invoice_ids.filtered(lambda m: m.state == "posted")
+
+    def _compute_amount_invoiced(self) -> Any:
+        total = 0.0
+        for move in self._posted_invoices():
+            sign = -1 if move.move_type == "out_refund" else 1
+            total += sign * move.amount_total
+        return round(total, 2)
+
+    def _compute_amount_to_invoice(self) -> Any:
+        state: Any = self.state
+        if state not in ("sale", "done"):
+            return 0.0
+        return round(max(0.0, self._compute_total() - self._compute_amount_invoiced()), 2)
+
+    def _compute_access_url(self) -> Any:
+        return f"/my/orders/{self.id}"
 
     def _compute_invoice_count(self) -> Any:
         return len(self.sudo().invoice_ids)
@@ -244,6 +297,12 @@ class SaleOrder(SaleOrderActions):
                 )
                 vals.setdefault("partner_invoice_id", addresses["invoice"])
                 vals.setdefault("partner_shipping_id", addresses["delivery"])
+                partner = self.env["res.partner"].sudo().browse(partner_id).commercial_partner_id
+                if "property_payment_term_id" in partner._fields:
+                    vals.setdefault("payment_term_id", partner.property_payment_term_id.id)
+            vals.setdefault("user_id", self.env.context.get("default_user_id", self.env.uid))
+            vals.setdefault("require_signature", True)
+            vals.setdefault("warehouse_id", 1)
             if "validity_date" not in vals:
                 vals["validity_date"] = add_days(vals.get("date_order") or now, 30)
             if "team_id" not in vals and self.env.ref("sales_team.team_sales_department", False):
@@ -268,6 +327,8 @@ class SaleOrder(SaleOrderActions):
         return super().write(vals)
 
     def unlink(self) -> Any:
+        # Odoo checks the access rights before its @api.ondelete business rules.
+        access.check_acl(self, "unlink")
         for order in self.sudo():
             if order.state not in ("draft", "cancel"):
                 raise UserError(

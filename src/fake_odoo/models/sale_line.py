@@ -52,17 +52,26 @@ class SaleOrderLine(Model):
     sequence = fields.Integer("Sequence", default=10)
     name = fields.Text("Description", required=True)
     display_type = fields.Selection(
-        [("line_section", "Section"), ("line_note", "Note")], "Display Type", default=False
+        [("line_section", "Section"), ("line_subsection", "Subsection"), ("line_note", "Note")],
+        "Display Type",
+        default=False,
     )
     product_id = fields.Many2one("product.product", "Product", ondelete="restrict")
     product_template_id = fields.Many2one(
-        "product.template", "Product Template", compute="_compute_template", store=False
+        "product.template",
+        "Product Template",
+        compute="_compute_template",
+        store=False,
+        readonly=False,
+        search="_search_product_template_id",
     )
     product_uom_qty = fields.Float("Quantity", required=True, default=1.0)
-    product_uom_id = fields.Many2one("uom.uom", "Unit", default=1, min_version=19)
-    product_uom = fields.Many2one("uom.uom", "Unit of Measure", default=1, max_version=18)
-    price_unit = fields.Float("Unit Price", required=True, default=0.0)
-    discount = fields.Float("Discount (%)", default=0.0)
+    # Odoo computes the unit, price, discount and lead time (precompute): default_get leaves
+    # them out and create() fills them.
+    product_uom_id = fields.Many2one("uom.uom", "Unit", min_version=19)
+    product_uom = fields.Many2one("uom.uom", "Unit of Measure", max_version=18)
+    price_unit = fields.Float("Unit Price", required=True)
+    discount = fields.Float("Discount (%)")
     tax_ids = fields.Many2many("account.tax", "Taxes", min_version=19)
     tax_id = fields.Many2many("account.tax", "Taxes", max_version=18)
     price_subtotal = fields.Monetary("Subtotal", compute="_compute_subtotal", store=True)
@@ -79,8 +88,19 @@ class SaleOrderLine(Model):
         "res.users", "Salesperson", compute="_compute_salesman", store=True
     )
     state = fields.Selection(_line_states, "Order Status", compute="_compute_state", store=True)
-    customer_lead = fields.Float("Lead Time", required=True, default=0.0)
-    qty_delivered = fields.Float("Delivery Quantity", compute="_compute_qty_delivered", store=True)
+    customer_lead = fields.Float(
+        "Lead Time",
+        required=True,
+        help="Number of days between the order confirmation and the shipping of the products"
+        " to the customer",
+    )
+    qty_delivered = fields.Float(
+        "Delivery Quantity",
+        compute="_compute_qty_delivered",
+        store=True,
+        readonly=False,
+        default=0.0,
+    )
     qty_invoiced = fields.Float("Invoiced Quantity", compute="_compute_qty_invoiced", store=True)
     qty_to_invoice = fields.Float(
         "Quantity To Invoice", compute="_compute_qty_to_invoice", store=True
@@ -89,9 +109,25 @@ class SaleOrderLine(Model):
         INVOICE_STATUS, "Invoice Status", compute="_compute_invoice_status", store=True
     )
     invoice_lines = fields.Many2many(
-        "account.move.line", "Invoice Lines", compute="_compute_invoice_lines", store=False
+        "account.move.line",
+        "Invoice Lines",
+        compute="_compute_invoice_lines",
+        store=True,
+        readonly=False,
+        copy=False,
     )
     move_ids = fields.One2many("stock.move", "sale_line_id", "Stock Moves")
+    analytic_precision = fields.Integer(
+        "Analytic Precision",
+        compute="_compute_analytic_precision",
+        store=False,
+        readonly=False,
+        default=2,
+        aggregator=None,
+    )
+    collapse_prices = fields.Boolean("Collapse Prices", default=False, min_version=19)
+    collapse_composition = fields.Boolean("Collapse Composition", default=False, min_version=19)
+    is_optional = fields.Boolean("Optional Line", default=False, min_version=19)
 
     # -- computes -----------------------------------------------------------------------------
     def _taxes(self) -> Any:
@@ -100,14 +136,20 @@ class SaleOrderLine(Model):
     def _compute_template(self) -> Any:
         return self.sudo().product_id.product_tmpl_id.id or False
 
+    def _search_product_template_id(self, operator: str, value: Any) -> list[Any]:
+        return [("product_id.product_tmpl_id", operator, value)]
+
+    def _compute_analytic_precision(self) -> Any:
+        return 2
+
     # The ORM computes every stored field of a record from the row as it was before the
     # recompute, so computes depending on other computes start again from the inputs.
     def _subtotal(self) -> float:
-        gross = self.price_unit * self.product_uom_qty * (1 - (self.discount or 0.0) / 100.0)
+        gross: float = self.price_unit * self.product_uom_qty * (1 - (self.discount or 0.0) / 100.0)
         return round(gross, 2)
 
     def _tax(self) -> float:
-        rate = sum(t.amount for t in self.sudo()._taxes() if t.amount_type == "percent")
+        rate: float = sum(t.amount for t in self.sudo()._taxes() if t.amount_type == "percent")
         return round(self._subtotal() * rate / 100.0, 2)
 
     def _compute_subtotal(self) -> Any:
@@ -144,16 +186,19 @@ class SaleOrderLine(Model):
     def _compute_qty_delivered(self) -> Any:
         return self._delivered()
 
-    def _compute_invoice_lines(self) -> Any:
+    def _invoice_line_records(self) -> Any:
         aml = self.env["account.move.line"].sudo()
-        return aml.search([("sale_line_ids", "in", [self.id])]).ids
+        return aml.search([("sale_line_ids", "in", [self.id])])
+
+    def _compute_invoice_lines(self) -> Any:
+        return self._invoice_line_records().ids
 
     def _compute_qty_invoiced(self) -> Any:
         return self._invoiced()
 
     def _invoiced(self) -> float:
         total = 0.0
-        for aml in self.sudo().invoice_lines:
+        for aml in self._invoice_line_records():
             move = aml.move_id
             if move.state == "cancel":
                 continue
@@ -189,16 +234,21 @@ class SaleOrderLine(Model):
     @api.model
     def create(self, vals_list: Any) -> Any:
         batch = vals_batch(vals_list)
+        uom_field = "product_uom_id" if self.env.major >= 19 else "product_uom"
         for vals in batch:
             product = self.env["product.product"].sudo().browse(vals.get("product_id") or [])
             if product:
                 vals.setdefault("name", product.display_name)
                 vals.setdefault("price_unit", product.list_price)
-                uom_field = "product_uom_id" if self.env.major >= 19 else "product_uom"
                 vals.setdefault(uom_field, product.uom_id.id)
             elif vals.get("display_type"):
                 vals.setdefault("name", "")
                 vals.setdefault("product_uom_qty", 0.0)
+            vals.setdefault("price_unit", 0.0)
+            vals.setdefault("discount", 0.0)
+            vals.setdefault("customer_lead", 0.0)
+            if not vals.get("display_type"):
+                vals.setdefault(uom_field, 1)
         lines = super().create(batch)
         lines.mapped("order_id").sudo()._recompute()
         return lines

@@ -2,8 +2,9 @@
 ``stock.picking.type`` and ``stock.quant`` (module stock).
 
 Quants hold the on-hand quantity per product and internal location; reservations are
-not stored on them but derived from the open moves, which is enough for the fake's
-availability rule (reserve what is on hand and not reserved by another move).
+derived from the open moves (the fake's availability rule: reserve what is on hand and not
+reserved by another move) and copied onto the quants' ``reserved_quantity`` by
+``sync_reserved`` whenever moves change.
 """
 
 from __future__ import annotations
@@ -26,6 +27,24 @@ CODES = [("incoming", "Receipt"), ("outgoing", "Delivery"), ("internal", "Intern
 STOCK_USER = "stock.group_stock_user"
 STOCK_ACCESS = {STOCK_USER: "r", "stock.group_stock_manager": "rwcu"}
 OPEN_MOVE_STATES = ("confirmed", "waiting", "partially_available", "assigned")
+USAGE_HELP = "\n".join(
+    [
+        "* Vendor: Virtual location representing the source location for products coming from"
+        " your vendors",
+        "* Virtual: Virtual location used to create a hierarchical structure for your warehouse"
+        " by aggregating its child locations. Can't directly contain products",
+        "* Internal: Physical locations inside your warehouses,",
+        "* Customer: Virtual location representing the destination location for products sent"
+        " to your customers",
+        "* Inventory Loss: Virtual location serving as the counterpart for inventory operations"
+        " done to correct stock levels (Physical inventories)",
+        "* Production: Virtual counterpart location for production operations. I.e. This location"
+        " consumes components and produces finished products",
+        "* Transit: Counterpart location that should be used for inter-company or"
+        " inter-warehouses operations",
+    ]
+)
+COMPANY_HELP = "Let this field empty if this location is shared between companies"
 
 
 def internal_location_ids(env: Any) -> set[int]:
@@ -74,6 +93,16 @@ def forecast(env: Any, product_id: int) -> float:
     return total
 
 
+def sync_reserved(env: Any, product_ids: Any) -> None:
+    """Store on the quants of these products what the open moves reserve."""
+    wanted = set(product_ids)
+    for rid, row in env.db.rows("stock.quant").items():
+        if row.get("product_id") in wanted:
+            qty = reserved(env, row["product_id"], row.get("location_id"))
+            if (row.get("reserved_quantity") or 0.0) != qty:
+                env.db.update("stock.quant", rid, {"reserved_quantity": qty})
+
+
 def add_quantity(env: Any, product_id: int, location_id: int, quantity: float) -> None:
     """Change the quant of (product, location) by ``quantity``, creating it if needed."""
     quants = env["stock.quant"].sudo()
@@ -112,12 +141,24 @@ class StockLocation(Model):
 
     name = fields.Char("Location Name", required=True)
     complete_name = fields.Char("Full Location Name", compute="_compute_complete_name", store=True)
-    active = fields.Boolean("Active", default=True)
-    usage = fields.Selection(USAGES, "Location Type", required=True, default="internal")
-    location_id = fields.Many2one("stock.location", "Parent Location", ondelete="cascade")
+    active = fields.Boolean(
+        "Active",
+        default=True,
+        help="By unchecking the active field, you may hide a location without deleting it.",
+    )
+    usage = fields.Selection(
+        USAGES, "Location Type", required=True, default="internal", help=USAGE_HELP
+    )
+    location_id = fields.Many2one(
+        "stock.location",
+        "Parent Location",
+        ondelete="cascade",
+        help="The parent location that includes this location. Example : The 'Dispatch Zone' is"
+        " the 'Gate 1' parent location.",
+    )
     child_ids = fields.One2many("stock.location", "location_id", "Contains")
-    company_id = fields.Many2one("res.company", "Company")
-    warehouse_id = fields.Many2one("stock.warehouse", "Warehouse")
+    company_id = fields.Many2one("res.company", "Company", help=COMPANY_HELP)
+    warehouse_id = fields.Many2one("stock.warehouse", "Warehouse", readonly=True)
     barcode = fields.Char("Barcode", copy=False)
     quant_ids = fields.One2many("stock.quant", "location_id", "Quant")
 
@@ -128,30 +169,60 @@ class StockLocation(Model):
         return self.name
 
 
+DEFAULT_LOCATION_HELP = (
+    "This is the default %s location when this operation is manually created. However, it is"
+    " possible to change it afterwards or that the routes use another one by default."
+)
+
+
+class _Favorite(fields.Boolean):
+    """``is_favorite``: computed from the user's favourites, yet sortable as in Odoo 19."""
+
+    @property
+    def sortable(self) -> bool:
+        return True
+
+
 class StockPickingType(Model):
     _name = "stock.picking.type"
     _description = "Picking Type"
-    _order = "is_favorite desc, sequence, id"
+    _order = "sequence, id"  # Odoo sorts favourites first: every type is one here
     _access = {"base.group_user": "r", "stock.group_stock_manager": "rwcu"}
 
     name = fields.Char("Operation Type", required=True, translate=True)
     code = fields.Selection(CODES, "Type of Operation", required=True)
-    sequence = fields.Integer("Sequence", default=1)
+    sequence = fields.Integer(
+        "Sequence", default=1, help="Used to order the 'All Operations' kanban view"
+    )
     sequence_code = fields.Char("Sequence Prefix", required=True)
-    is_favorite = fields.Boolean("Show Operation in Overview", default=True)
+    is_favorite = _Favorite(
+        "Show Operation in Overview",
+        compute="_compute_is_favorite",
+        store=False,
+        readonly=False,
+        search="_search_is_favorite",
+    )
     active = fields.Boolean("Active", default=True)
     color = fields.Integer("Color")
     warehouse_id = fields.Many2one("stock.warehouse", "Warehouse", ondelete="cascade")
     company_id = fields.Many2one("res.company", "Company", required=True, default=1)
-    default_location_src_id = fields.Many2one("stock.location", "Source Location", required=True)
+    default_location_src_id = fields.Many2one(
+        "stock.location", "Source Location", required=True, help=DEFAULT_LOCATION_HELP % "source"
+    )
     default_location_dest_id = fields.Many2one(
-        "stock.location", "Destination Location", required=True
+        "stock.location",
+        "Destination Location",
+        required=True,
+        help=DEFAULT_LOCATION_HELP % "destination",
     )
     create_backorder = fields.Selection(
         [("ask", "Ask"), ("always", "Always"), ("never", "Never")],
         "Create Backorder",
         required=True,
         default="ask",
+        help="When validating a transfer:\n * Ask: users are asked to choose if they want to make"
+        " a backorder for remaining products\n * Always: a backorder is automatically created for"
+        " the remaining products\n * Never: remaining products are cancelled",
     )
     reservation_method = fields.Selection(
         [
@@ -162,13 +233,22 @@ class StockPickingType(Model):
         "Reservation Method",
         required=True,
         default="at_confirm",
+        help="How products in transfers of this operation type should be reserved.",
     )
     move_type = fields.Selection(
         [("direct", "As soon as possible"), ("one", "When all products are ready")],
         "Shipping Policy",
         required=True,
         default="direct",
+        help="It specifies goods to be transferred partially or all at once",
     )
+
+    def _compute_is_favorite(self) -> Any:
+        return True
+
+    def _search_is_favorite(self, operator: str, value: Any) -> list[Any]:
+        wanted = bool(value) if operator == "=" else not value
+        return [] if wanted else [("id", "=", 0)]
 
     def _compute_display_name(self) -> Any:
         warehouse = self.sudo().warehouse_id
@@ -189,17 +269,33 @@ class StockQuant(Model):
 
     product_id = fields.Many2one("product.product", "Product", required=True, ondelete="restrict")
     location_id = fields.Many2one("stock.location", "Location", required=True, ondelete="restrict")
-    quantity = fields.Float("Quantity", readonly=True)
-    reserved_quantity = fields.Float("Reserved Quantity", compute="_compute_reserved", store=False)
-    available_quantity = fields.Float(
-        "Available Quantity", compute="_compute_available", store=False
+    quantity = fields.Float(
+        "Quantity",
+        readonly=True,
+        help="Quantity of products in this quant, in the default unit of measure of the product",
     )
-    inventory_quantity = fields.Float("Counted")
-    in_date = fields.Datetime("Incoming Date", readonly=True, default=lambda env: env.db.now_str())
-    company_id = fields.Many2one("res.company", "Company", default=1)
-
-    def _compute_reserved(self) -> Any:
-        return reserved(self.env, self.product_id.id, self.location_id.id)
+    reserved_quantity = fields.Float(
+        "Reserved Quantity",
+        readonly=True,
+        required=True,
+        default=0.0,
+        help="Quantity of reserved products in this quant, in the default unit of measure of the"
+        " product",
+    )
+    available_quantity = fields.Float(
+        "Available Quantity",
+        compute="_compute_available",
+        store=False,
+        help="On hand quantity which hasn't been reserved on a transfer, in the default unit of"
+        " measure of the product",
+    )
+    inventory_quantity = fields.Float("Counted", help="The product's counted quantity.")
+    in_date = fields.Datetime(
+        "Incoming Date", readonly=True, required=True, default=lambda env: env.db.now_str()
+    )
+    company_id = fields.Many2one(
+        "res.company", "Company", default=1, readonly=True, help=COMPANY_HELP
+    )
 
     def _compute_available(self) -> Any:
         return self.quantity - reserved(self.env, self.product_id.id, self.location_id.id)

@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_odoo.models import stock_help as H
 from fake_odoo.models.common import vals_batch
 from fake_odoo.models.product import is_storable
-from fake_odoo.models.stock import STOCK_USER, USAGES, add_quantity, on_hand, reserved
+from fake_odoo.models.stock import (
+    STOCK_USER,
+    USAGE_HELP,
+    USAGES,
+    add_quantity,
+    on_hand,
+    reserved,
+    sync_reserved,
+)
+from fake_odoo.models.stock_move_line import sync_move_lines
 from fake_odoo.orm import api, fields
 from fake_odoo.orm.exceptions import UserError
 from fake_odoo.orm.model import Model
@@ -47,22 +57,36 @@ class StockMove(Model):
     sequence = fields.Integer("Sequence", default=10)
     reference = fields.Char("Reference", compute="_compute_reference", store=True)
     origin = fields.Char("Source Document")
-    date = fields.Datetime("Date Scheduled", required=True, default=lambda env: env.db.now_str())
-    state = fields.Selection(MOVE_STATES, "Status", readonly=True, default="draft", copy=False)
+    date = fields.Datetime(
+        "Date Scheduled", required=True, default=lambda env: env.db.now_str(), help=H.MOVE_DATE
+    )
+    state = fields.Selection(
+        MOVE_STATES, "Status", readonly=True, default="draft", copy=False, help=H.MOVE_STATE
+    )
     product_id = fields.Many2one("product.product", "Product", required=True)
-    product_uom_qty = fields.Float("Demand", required=True, default=0.0)
+    product_uom_qty = fields.Float(
+        "Demand", required=True, default=0.0, help=H.MOVE_PRODUCT_UOM_QTY
+    )
     product_uom = fields.Many2one("uom.uom", "Unit", required=True, default=1)
     quantity = fields.Float("Quantity", copy=False)
     quantity_done = fields.Float("Quantity Done", copy=False, max_version=16)
-    picked = fields.Boolean("Picked", copy=False, min_version=17)
-    location_id = fields.Many2one("stock.location", "Source Location", required=True)
-    location_dest_id = fields.Many2one("stock.location", "Destination Location", required=True)
-    location_usage = fields.Selection(
-        USAGES, "Source Location Type", compute="_compute_usage", store=False
+    picked = fields.Boolean("Picked", copy=False, min_version=17, help=H.MOVE_PICKED)
+    location_id = fields.Many2one(
+        "stock.location", "Source Location", required=True, help=H.MOVE_LOCATION_ID
     )
+    location_dest_id = fields.Many2one(
+        "stock.location",
+        "Intermediate Location",
+        required=True,
+        help=H.MOVE_LOCATION_DEST_ID,
+    )
+    location_usage = fields.Selection(
+        USAGES, "Source Location Type", related="location_id.usage", help=USAGE_HELP
+    )
+    move_line_ids = fields.One2many("stock.move.line", "move_id", "Move Line")
     picking_id = fields.Many2one("stock.picking", "Transfer", ondelete="cascade")
     picking_type_id = fields.Many2one("stock.picking.type", "Operation Type")
-    partner_id = fields.Many2one("res.partner", "Destination Address ")
+    partner_id = fields.Many2one("res.partner", "Destination Address ", help=H.MOVE_PARTNER_ID)
     company_id = fields.Many2one("res.company", "Company", required=True, default=1)
     sale_line_id = fields.Many2one("sale.order.line", "Sale Line")
     procure_method = fields.Selection(
@@ -73,15 +97,15 @@ class StockMove(Model):
         "Supply Method",
         required=True,
         default="make_to_stock",
+        help=H.MOVE_PROCURE_METHOD,
     )
-    priority = fields.Selection([("0", "Normal"), ("1", "Urgent")], "Priority", default="0")
+    priority = fields.Selection(
+        [("0", "Normal"), ("1", "Urgent")], "Priority", default="0", readonly=True
+    )
 
     def _compute_reference(self) -> Any:
         picking = self.sudo().picking_id
         return picking.name if picking else (self.origin or False)
-
-    def _compute_usage(self) -> Any:
-        return self.sudo().location_id.usage or False
 
     def _compute_display_name(self) -> Any:
         product = self.sudo().product_id.display_name
@@ -141,8 +165,15 @@ class StockMove(Model):
                 if self.env.major <= 18:
                     vals.setdefault("name", product.display_name)
         moves = super().create(batch)
-        moves.sudo().mapped("picking_id")._refresh_state()
+        moves.sudo()._after_change()
         return moves
+
+    def _after_change(self) -> None:
+        """Keep move lines, quant reservations and the pickings' states in step."""
+        moves = self.sudo().exists()
+        sync_move_lines(moves)
+        sync_reserved(self.env, set(moves.mapped("product_id").ids))
+        moves.mapped("picking_id")._refresh_state()
 
     def write(self, vals: dict[str, Any]) -> Any:
         if "quantity" in vals and "state" not in vals:
@@ -157,14 +188,16 @@ class StockMove(Model):
             result = True
         else:
             result = super().write(vals)
-        self.sudo().mapped("picking_id")._refresh_state()
+        self._after_change()
         return result
 
     def unlink(self) -> Any:
         if any(move.state == "done" for move in self.sudo()):
             raise UserError("You can only delete draft or cancelled moves.")
         pickings = self.sudo().mapped("picking_id")
+        products = set(self.sudo().mapped("product_id").ids)
         result = super().unlink()
+        sync_reserved(self.env, products)
         pickings.exists()._refresh_state()
         return result
 

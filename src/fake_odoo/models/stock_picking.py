@@ -2,14 +2,16 @@
 
 The picking state follows its moves as in Odoo's ``_compute_state``; validation returns
 True, the "Create Backorder?" act_window when a move is short (exactly as captured), or
-the "Transfer trouble alert!" UserError when nothing is reserved.  The stock_sms one-time
-wizard of the real server is not imitated.
+the "Transfer trouble alert!" UserError when nothing is reserved, or (stock_sms) the
+one-time "SMS" wizard of ``confirm.stock.sms`` on the company's first delivery to a
+partner with a phone.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from fake_odoo.models import stock_help as H
 from fake_odoo.models.common import vals_batch
 from fake_odoo.models.stock import STOCK_USER
 from fake_odoo.models.stock_move import DONE_MESSAGE
@@ -30,6 +32,7 @@ ZERO_QUANTITY = (
     " goods around are you?\nSet some quantities and let's get moving!"
 )
 BACKORDER_VIEW_ID = 1013  # the view id the captured server put in the wizard action
+SMS_VIEW_ID = 1199  # stock_sms.view_confirm_stock_sms on the captured server
 
 
 class StockPicking(Model):
@@ -43,21 +46,30 @@ class StockPicking(Model):
     }
 
     name = fields.Char("Reference", default="/", copy=False, readonly=True)
-    origin = fields.Char("Source Document")
+    origin = fields.Char("Source Document", help=H.PICKING_ORIGIN)
     note = fields.Html("Notes")
-    backorder_id = fields.Many2one("stock.picking", "Back Order of", copy=False, readonly=True)
+    backorder_id = fields.Many2one(
+        "stock.picking", "Back Order of", copy=False, readonly=True, help=H.PICKING_BACKORDER_ID
+    )
     backorder_ids = fields.One2many("stock.picking", "backorder_id", "Back Orders")
     move_type = fields.Selection(
         [("direct", "As soon as possible"), ("one", "When all products are ready")],
         "Shipping Policy",
         required=True,
         default="direct",
+        help=H.PICKING_MOVE_TYPE,
     )
-    state = fields.Selection(PICKING_STATES, "Status", readonly=True, default="draft", copy=False)
-    priority = fields.Selection([("0", "Normal"), ("1", "Urgent")], "Priority", default="0")
-    scheduled_date = fields.Datetime("Scheduled Date", default=lambda env: env.db.now_str())
-    date_deadline = fields.Datetime("Deadline", readonly=True)
-    date_done = fields.Datetime("Date of Transfer", copy=False, readonly=True)
+    state = fields.Selection(
+        PICKING_STATES, "Status", readonly=True, default="draft", copy=False, help=H.PICKING_STATE
+    )
+    priority = fields.Selection(
+        [("0", "Normal"), ("1", "Urgent")], "Priority", default="0", help=H.PICKING_PRIORITY
+    )
+    scheduled_date = fields.Datetime(
+        "Scheduled Date", default=lambda env: env.db.now_str(), help=H.PICKING_SCHEDULED_DATE
+    )
+    date_deadline = fields.Datetime("Deadline", readonly=True, help=H.PICKING_DATE_DEADLINE)
+    date_done = fields.Datetime("Date of Transfer", copy=False, help=H.PICKING_DATE_DONE)
     location_id = fields.Many2one("stock.location", "Source Location", required=True)
     location_dest_id = fields.Many2one("stock.location", "Destination Location", required=True)
     move_ids = fields.One2many("stock.move", "picking_id", "Stock Moves", copy=True)
@@ -65,30 +77,41 @@ class StockPicking(Model):
     picking_type_code = fields.Selection(
         [("incoming", "Receipt"), ("outgoing", "Delivery"), ("internal", "Internal Transfer")],
         "Type of Operation",
-        compute="_compute_type_code",
-        store=False,
+        related="picking_type_id.code",
     )
     partner_id = fields.Many2one("res.partner", "Contact")
     company_id = fields.Many2one("res.company", "Company", default=1, readonly=True)
     user_id = fields.Many2one("res.users", "Responsible")
-    is_locked = fields.Boolean("Is Locked", default=True)
+    is_locked = fields.Boolean("Is Locked", default=True, help=H.PICKING_IS_LOCKED)
     printed = fields.Boolean("Printed", copy=False)
     sale_id = fields.Many2one("sale.order", "Sales Order")
     product_id = fields.Many2one(
-        "product.product", "Product", compute="_compute_product", store=False
+        "product.product",
+        "Product",
+        compute="_compute_product",
+        store=False,
+        search="_search_product_id",
     )
     products_availability = fields.Char(
-        "Product Availability", compute="_compute_availability", store=False
+        "Product Availability",
+        compute="_compute_availability",
+        store=False,
+        help=H.PICKING_PRODUCTS_AVAILABILITY,
     )
     products_availability_state = fields.Selection(
         [("available", "Available"), ("expected", "Expected"), ("late", "Late")],
         "Products Availability State",
         compute="_compute_availability_state",
         store=False,
+        search="_search_availability_state",
     )
 
-    def _compute_type_code(self) -> Any:
-        return self.sudo().picking_type_id.code or False
+    def _search_product_id(self, operator: str, value: Any) -> list[Any]:
+        return [("move_ids.product_id", operator, value)]
+
+    def _search_availability_state(self, operator: str, value: Any) -> list[Any]:
+        ids = [p.id for p in self.sudo().search([]) if p._compute_availability_state() == value]
+        return [("id", "in" if operator in ("=", "in") else "not in", ids)]
 
     def _compute_product(self) -> Any:
         products = self.sudo().move_ids.mapped("product_id")
@@ -184,11 +207,18 @@ class StockPicking(Model):
             if not any(m.done_quantity() > 0 for m in picking.move_ids):
                 raise UserError(ZERO_QUANTITY)
         context = self.env.context
+        if self.env.major >= 17:
+            pickings.sudo().move_ids.filtered(
+                lambda m: not m.picked and m.quantity and m.state not in ("done", "cancel")
+            ).write({"picked": True})
         short = pickings.sudo().filtered(lambda p: p._is_short())
         if short and not context.get("skip_backorder"):
             ask = short.filtered(lambda p: p.picking_type_id.create_backorder == "ask")
             if ask:
                 return self._backorder_action(ask)
+        warn = pickings.sudo().filtered(lambda p: p._warn_sms())
+        if warn and not context.get("skip_sms"):
+            return self._sms_action(warn)
         cancel_backorder = bool(context.get("cancel_backorder"))
         not_to_backorder = set(context.get("picking_ids_not_to_backorder") or [])
         for picking in pickings.sudo():
@@ -197,6 +227,31 @@ class StockPicking(Model):
                 backorder=not (cancel_backorder or never or picking.id in not_to_backorder)
             )
         return True
+
+    def _warn_sms(self) -> bool:
+        """stock_sms: the company still has to be told that deliveries can send texts."""
+        picking: Any = self.sudo()
+        company = picking.company_id
+        return bool(
+            picking.picking_type_id.code == "outgoing"
+            and picking.partner_id.phone
+            and company.stock_text_confirmation
+            and not company.has_received_warning_stock_sms
+        )
+
+    def _sms_action(self, pickings: Any) -> dict[str, Any]:
+        wizard = self.env["confirm.stock.sms"].create({"pick_ids": [(4, p.id) for p in pickings]})
+        return {
+            "name": "SMS",
+            "type": "ir.actions.act_window",
+            "view_mode": "form",
+            "res_model": "confirm.stock.sms",
+            "views": [[SMS_VIEW_ID, "form"]],
+            "view_id": SMS_VIEW_ID,
+            "target": "new",
+            "res_id": wizard.id,
+            "context": {**self.env.context, "button_validate_picking_ids": self.ids},
+        }
 
     def _is_short(self) -> bool:
         return any(

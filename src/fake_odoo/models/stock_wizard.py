@@ -1,5 +1,5 @@
-"""The backorder wizard: imitates Odoo's ``stock.backorder.confirmation`` and its
-``stock.backorder.confirmation.line`` (module stock).
+"""The validation wizards: Odoo's ``stock.backorder.confirmation`` and its
+``stock.backorder.confirmation.line`` (module stock), and stock_sms's ``confirm.stock.sms``.
 
 A client creates it with the context of the action ``button_validate`` returned and calls
 ``process`` (make a backorder) or ``process_cancel_backorder`` (validate without one) with
@@ -110,3 +110,28 @@ class StockBackorderConfirmation(TransientModel):
         return pickings.with_context(
             skip_backorder=True, picking_ids_not_to_backorder=self.pick_ids.ids
         ).button_validate()
+
+
+class ConfirmStockSms(TransientModel):
+    """stock_sms's one-time notice: answering it sets the company flags and validates."""
+
+    _name = "confirm.stock.sms"
+    _description = "Confirm Stock SMS"
+    _access = _WIZARD_ACCESS
+
+    pick_ids = fields.Many2many("stock.picking", "Pick")
+
+    def _answer(self, flags: dict[str, Any]) -> Any:
+        for company in self.sudo().pick_ids.mapped("company_id"):
+            if not company.has_received_warning_stock_sms:
+                company.write(flags)
+        ids = self.env.context.get("button_validate_picking_ids")
+        return self.env["stock.picking"].browse(ids or []).button_validate()
+
+    def send_sms(self) -> Any:
+        return self._answer({"has_received_warning_stock_sms": True})
+
+    def dont_send_sms(self) -> Any:
+        return self._answer(
+            {"has_received_warning_stock_sms": True, "stock_text_confirmation": False}
+        )

@@ -52,8 +52,14 @@ def test_order_lifecycle() -> None:
     assert states == {"cancel", "assigned"}
 
 
+def _sms_warning_answered(call: Call) -> None:
+    """stock_sms's one-time wizard already answered (it shows on the first delivery only)."""
+    call(2, "res.company", "write", [1], {"has_received_warning_stock_sms": True})
+
+
 def test_backorder_wizard() -> None:
     call = make_call()
+    _sms_warning_answered(call)
     so = _order(call, qty=5)
     call(2, "sale.order", "action_confirm", [so])
     [pk] = call(2, "sale.order", "read", [so], ["picking_ids"])[0]["picking_ids"]
@@ -93,7 +99,18 @@ def test_full_validation_lowers_stock() -> None:
     so = _order(call)
     call(2, "sale.order", "action_confirm", [so])
     [pk] = call(2, "sale.order", "read", [so], ["picking_ids"])[0]["picking_ids"]
-    assert call(2, "stock.picking", "button_validate", [pk]) is True
+    # The company's first delivery to a partner with a phone asks about SMS (stock_sms).
+    action = call(2, "stock.picking", "button_validate", [pk])
+    assert action["res_model"] == "confirm.stock.sms" and action["res_id"]
+    ctx = action["context"]
+    assert ctx == {"button_validate_picking_ids": [pk]}
+    assert call(2, "confirm.stock.sms", "dont_send_sms", [action["res_id"]], context=ctx) is True
+    flags = ["has_received_warning_stock_sms", "stock_text_confirmation"]
+    assert call(2, "res.company", "read", [1], flags)[0] == {
+        "id": 1,
+        "has_received_warning_stock_sms": True,
+        "stock_text_confirmation": False,
+    }
     after = call(2, "product.product", "read", [LARGE_CABINET], ["qty_available"])[0]
     assert after["qty_available"] == before["qty_available"] - 2
     with pytest.raises(
