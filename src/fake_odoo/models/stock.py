@@ -66,13 +66,15 @@ def on_hand(env: Any, product_id: int) -> float:
 
 def reserved(env: Any, product_id: int, location_id: int, exclude: int | None = None) -> float:
     """Quantity reserved by open moves leaving ``location_id`` (other than ``exclude``)."""
+    moves = env.db.rows("stock.move")
+    # The product index keeps this linear in the product's moves, not in all moves.
+    move_ids = list(env.db.value_index("stock.move", "product_id").get(product_id, ()))
     return float(
         sum(
-            row.get("quantity") or 0.0
-            for rid, row in env.db.rows("stock.move").items()
-            if row.get("product_id") == product_id
-            and row.get("location_id") == location_id
-            and row.get("state") in OPEN_MOVE_STATES
+            moves[rid].get("quantity") or 0.0
+            for rid in move_ids
+            if moves[rid].get("location_id") == location_id
+            and moves[rid].get("state") in OPEN_MOVE_STATES
             and rid != exclude
         )
     )
@@ -82,8 +84,10 @@ def forecast(env: Any, product_id: int) -> float:
     """On hand, minus open outgoing demand, plus open incoming demand (``virtual_available``)."""
     internal = internal_location_ids(env)
     total = on_hand(env, product_id)
-    for row in env.db.rows("stock.move").values():
-        if row.get("product_id") != product_id or row.get("state") not in OPEN_MOVE_STATES:
+    moves = env.db.rows("stock.move")
+    for rid in list(env.db.value_index("stock.move", "product_id").get(product_id, ())):
+        row = moves[rid]
+        if row.get("state") not in OPEN_MOVE_STATES:
             continue
         src, dest = row.get("location_id") in internal, row.get("location_dest_id") in internal
         if src and not dest:
@@ -95,12 +99,14 @@ def forecast(env: Any, product_id: int) -> float:
 
 def sync_reserved(env: Any, product_ids: Any) -> None:
     """Store on the quants of these products what the open moves reserve."""
-    wanted = set(product_ids)
-    for rid, row in env.db.rows("stock.quant").items():
-        if row.get("product_id") in wanted:
-            qty = reserved(env, row["product_id"], row.get("location_id"))
-            if (row.get("reserved_quantity") or 0.0) != qty:
-                env.db.update("stock.quant", rid, {"reserved_quantity": qty})
+    quants = env.db.rows("stock.quant")
+    by_product = env.db.value_index("stock.quant", "product_id")
+    quant_ids = [rid for pid in set(product_ids) for rid in by_product.get(pid, ())]
+    for rid in quant_ids:
+        row = quants[rid]
+        qty = reserved(env, row["product_id"], row.get("location_id"))
+        if (row.get("reserved_quantity") or 0.0) != qty:
+            env.db.update("stock.quant", rid, {"reserved_quantity": qty})
 
 
 def add_quantity(env: Any, product_id: int, location_id: int, quantity: float) -> None:
