@@ -1,0 +1,256 @@
+"""SPEC-11 §9-10: the server configuration (REQ-11-25..31).
+
+``load_config`` is the entry point: command-line overrides > environment > JSON config file >
+defaults (REQ-11-27). Every problem is collected and raised together as ``ConfigError``
+(REQ-11-28/29); the CLI prints them and exits non-zero. ``OdooMcpConfig()`` alone reads only the
+environment, with exactly the spec's variable names (no field name leaks in as a variable).
+Connection fields are flat here, as the spec names them, and become a ``ConnectionSettings``
+through ``connection_settings()``; that class keeps its own checks (URL, credentials).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Final, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import BeforeValidator, Field, SecretStr, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from odoo_mcp.config_sources import (
+    ENV_VARS,
+    ConfigError,
+    cross_field_problems,
+    gather,
+    validate_fields,
+)
+from odoo_mcp.connection.settings import ConnectionSettings, ProtocolChoice
+from odoo_mcp.safety.audit import AuditSettings
+from odoo_mcp.safety.modes import Mode
+from odoo_mcp.safety.policy import SafetyPolicy
+from odoo_mcp.safety.ratelimit import RateLimits
+
+__all__ = ["ENV_VARS", "ConfigError", "OdooMcpConfig", "load_config"]
+
+
+_TRUE: Final = frozenset({"true", "1", "yes"})
+_FALSE: Final = frozenset({"false", "0", "no"})
+
+
+def parse_bool(value: object) -> object:
+    """REQ-11-31: true/1/yes and false/0/no, case-insensitively; nothing else."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ValueError("expected one of true/1/yes or false/0/no")
+    return value
+
+
+def parse_list(value: object) -> object:
+    """REQ-11-30: list values from the environment are comma-separated."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+def _lower(value: object) -> object:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+Flag = Annotated[bool, BeforeValidator(parse_bool)]
+Names = Annotated[tuple[str, ...], BeforeValidator(parse_list)]
+Ids = Annotated[tuple[int, ...], BeforeValidator(parse_list)]
+Lowered = BeforeValidator(_lower)
+
+
+class _SpecEnvSource(PydanticBaseSettingsSource):
+    """REQ-11-25: each field read from its own variable(s), case-insensitively."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        raw, _origins, _problems = gather(None, os.environ, None, with_file=False)
+        return raw
+
+
+class OdooMcpConfig(BaseSettings):
+    """REQ-11-25: the full settings model, flat keys, one env variable per field."""
+
+    model_config = SettingsConfigDict(case_sensitive=False, extra="forbid", frozen=True)
+
+    # Connection
+    odoo_url: str = Field(repr=False)  # may carry user:password@
+    odoo_db: str
+    odoo_username: str | None = None
+    odoo_password: SecretStr | None = None
+    odoo_api_key: SecretStr | None = None
+    odoo_protocol: Annotated[ProtocolChoice, Lowered] = "auto"
+    odoo_timeout: int = Field(default=30, gt=0)
+    odoo_verify_ssl: Flag = True
+    odoo_ca_cert: str | None = None
+    # Transport
+    transport: Annotated[Literal["stdio", "sse", "http"], Lowered] = "stdio"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=1, le=65535)
+    mcp_path: str = "/mcp"
+    # Safety
+    mode: Annotated[Mode, Lowered] = Mode.READONLY
+    model_allowlist: Names = ()
+    model_blocklist: Names = ()
+    write_allowlist: Names = ()
+    field_blocklist: Names = ()
+    method_blocklist: Names = ()
+    # Toolsets
+    enabled_toolsets: Names = ()
+    disabled_toolsets: Names = ()
+    # Registry
+    static_registry_path: str | None = None
+    introspect_on_startup: Flag = True
+    introspect_models: Names = ()
+    # Rate limit (REQ-11-21's read/write limits have no env variable in the spec)
+    rate_limit_enabled: Flag = False
+    rate_limit_rpm: int = 60
+    rate_limit_rph: int = 1000
+    rate_limit_burst: int = 10
+    rate_limit_read_rpm: int | None = Field(default=None, gt=0)
+    rate_limit_write_rpm: int | None = Field(default=None, gt=0)
+    # Audit
+    audit_enabled: Flag = False
+    audit_log_file: str | None = None
+    audit_log_reads: Flag = False
+    audit_log_writes: Flag = True
+    audit_log_deletes: Flag = True
+    # Context
+    odoo_lang: str = "en_US"
+    odoo_tz: str = "UTC"
+    odoo_company_id: int | None = None
+    odoo_company_ids: Ids = ()
+    # Search
+    search_default_limit: int = Field(default=80, ge=1)
+    search_max_limit: int = Field(default=500, ge=1)
+    deep_search_max_depth: int = Field(default=3, ge=1)
+    # Display
+    strip_html: Flag = True
+    normalize_many2one: Flag = True
+    # Logging
+    log_level: Annotated[Literal["debug", "info", "warning", "error", "critical"], Lowered] = "info"
+    # Health
+    health_check_interval: int = Field(default=300, ge=0)
+    reconnect_max_attempts: int = Field(default=3, ge=0)
+    reconnect_backoff_base: float = Field(default=1.0, ge=0)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """REQ-11-25: keyword arguments, then the spec's environment variables; nothing else."""
+        return init_settings, _SpecEnvSource(settings_cls)
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> OdooMcpConfig:
+        """REQ-11-28: the checks that involve several fields."""
+        problems = cross_field_problems(dict(self))
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    def connection_settings(self) -> ConnectionSettings:
+        """REQ-11-25: the connection group, as the connection layer's own settings."""
+        ids = list(self.odoo_company_ids)
+        if self.odoo_company_id is not None:
+            # The current company leads allowed_company_ids, as in Odoo's own context.
+            ids = [self.odoo_company_id, *(i for i in ids if i != self.odoo_company_id)]
+        return ConnectionSettings(
+            url=self.odoo_url,
+            database=self.odoo_db,
+            username=self.odoo_username,
+            password=self.odoo_password,
+            api_key=self.odoo_api_key,
+            protocol=self.odoo_protocol,
+            timeout=float(self.odoo_timeout),
+            verify_ssl=self.odoo_verify_ssl,
+            ca_cert=Path(self.odoo_ca_cert) if self.odoo_ca_cert else None,
+            lang=self.odoo_lang,
+            tz=self.odoo_tz,
+            company_ids=tuple(ids),
+            idle_timeout=float(self.health_check_interval),
+        )
+
+    def safety_policy(self) -> SafetyPolicy:
+        """REQ-11-03: the policy the tools enforce."""
+        return SafetyPolicy.from_config(self)
+
+    def rate_limits(self) -> RateLimits:
+        """REQ-11-19: the rate limiter's settings."""
+        return RateLimits(
+            enabled=self.rate_limit_enabled,
+            calls_per_minute=self.rate_limit_rpm,
+            calls_per_hour=self.rate_limit_rph,
+            burst=self.rate_limit_burst,
+            read_calls_per_minute=self.rate_limit_read_rpm,
+            write_calls_per_minute=self.rate_limit_write_rpm,
+        )
+
+    def audit_settings(self) -> AuditSettings:
+        """REQ-11-22: the audit logger's settings."""
+        return AuditSettings(
+            enabled=self.audit_enabled,
+            log_file=Path(self.audit_log_file) if self.audit_log_file else None,
+            log_reads=self.audit_log_reads,
+            log_writes=self.audit_log_writes,
+            log_deletes=self.audit_log_deletes,
+        )
+
+    def describe(self) -> dict[str, object]:
+        """REQ-11-29: the effective configuration, secrets replaced, for check and resources."""
+        data: dict[str, object] = self.model_dump(mode="json")
+        for name in ("odoo_password", "odoo_api_key"):
+            data[name] = "********" if getattr(self, name) is not None else None
+        data["odoo_url"] = _without_userinfo(self.odoo_url)
+        data["env_vars"] = {name: list(names) for name, names in ENV_VARS.items()}
+        return data
+
+
+def _without_userinfo(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable URL>"
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def load_config(
+    cli: Mapping[str, object] | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    config_path: str | Path | None = None,
+) -> OdooMcpConfig:
+    """REQ-11-27: flags > environment > config file > defaults; every problem reported.
+
+    ``cli`` maps field names to the values of the flags the user gave; ``config_path`` is
+    ``--config`` (``ODOO_MCP_CONFIG`` in ``environ`` otherwise). Raises ``ConfigError``.
+    """
+    env = os.environ if environ is None else environ
+    raw, origins, problems = gather(cli, env, config_path)
+    values, field_problems = validate_fields(OdooMcpConfig.model_fields, raw, origins)
+    problems = [*problems, *field_problems, *cross_field_problems(values)]
+    if problems:
+        raise ConfigError(problems)
+    # Every field is given, so the environment source cannot override anything here.
+    return OdooMcpConfig.model_validate(values)

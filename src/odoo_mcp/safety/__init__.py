@@ -1,0 +1,42 @@
+"""SPEC-11: the safety layer: modes, model/field/method lists, rate limits, audit, annotations.
+
+Layering (SPEC-11 header): modes -> annotations -> model/field/method filters -> rate limiting
+-> audit logging. Every refusal is a ``SafetyError`` raised before anything reaches Odoo.
+"""
+
+from odoo_mcp.safety.annotations import TOOL_ANNOTATIONS, annotations_for, workflow_annotations
+from odoo_mcp.safety.audit import AuditLogger, AuditRecord, AuditSettings, sanitize
+from odoo_mcp.safety.blocklists import (
+    DEFAULT_FIELD_BLOCKLIST,
+    DEFAULT_METHOD_BLOCKLIST,
+    DEFAULT_MODEL_BLOCKLIST,
+    SafetyCode,
+    SafetyError,
+)
+from odoo_mcp.safety.modes import Mode, Operation, enforce_mode, is_tool_visible, visible_tools
+from odoo_mcp.safety.policy import SafetyPolicy
+from odoo_mcp.safety.ratelimit import RateLimitedError, RateLimiter, RateLimits
+
+__all__ = [
+    "DEFAULT_FIELD_BLOCKLIST",
+    "DEFAULT_METHOD_BLOCKLIST",
+    "DEFAULT_MODEL_BLOCKLIST",
+    "TOOL_ANNOTATIONS",
+    "AuditLogger",
+    "AuditRecord",
+    "AuditSettings",
+    "Mode",
+    "Operation",
+    "RateLimitedError",
+    "RateLimiter",
+    "RateLimits",
+    "SafetyCode",
+    "SafetyError",
+    "SafetyPolicy",
+    "annotations_for",
+    "enforce_mode",
+    "is_tool_visible",
+    "sanitize",
+    "visible_tools",
+    "workflow_annotations",
+]

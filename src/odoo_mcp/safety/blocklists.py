@@ -1,0 +1,203 @@
+"""SPEC-11 §3-5: model, field and method lists, and the typed refusal they raise.
+
+Everything here is pure: no Odoo call, no I/O. ``SafetyPolicy`` (``safety.policy``) composes
+these lists with the operating mode so a tool can refuse a call before anything reaches Odoo.
+
+Blocked field names are bare names matched on any model (REQ-11-13); ``FieldFilter`` still takes
+the model in its signature, so the domain validator's ``is_field_blocked(model, field)`` callable
+stays right if per-model entries are ever added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Final, Literal
+
+__all__ = [
+    "DEFAULT_FIELD_BLOCKLIST",
+    "DEFAULT_METHOD_BLOCKLIST",
+    "DEFAULT_MODEL_BLOCKLIST",
+    "EXTRA_DEFAULT_MODEL_BLOCKLIST",
+    "WRITE_PROTECTED_MODELS",
+    "FieldFilter",
+    "MethodFilter",
+    "ModelFilter",
+    "RelationLookup",
+    "SafetyCode",
+    "SafetyError",
+]
+
+SafetyCode = Literal[
+    "MODE_VIOLATION", "MODEL_BLOCKED", "FIELD_BLOCKED", "METHOD_BLOCKED", "RATE_LIMITED"
+]
+
+#: REQ-11-08: the spec's nine models, the normative minimum.
+DEFAULT_MODEL_BLOCKLIST: Final = frozenset(
+    {
+        "ir.config_parameter", "ir.cron", "base.automation", "ir.rule", "ir.model.access",
+        "res.users", "ir.mail_server", "fetchmail.server", "payment.provider",
+    }
+)  # fmt: skip
+#: Decision 12: API key records are blocked too, beyond the spec's nine.
+EXTRA_DEFAULT_MODEL_BLOCKLIST: Final = frozenset({"res.users.apikeys"})
+#: REQ-11-09 / decision 2: readable, but never created, written or deleted, in any mode.
+WRITE_PROTECTED_MODELS: Final = frozenset({"res.users"})
+#: REQ-11-13: nine bare field names, blocked on every model.
+DEFAULT_FIELD_BLOCKLIST: Final = frozenset(
+    {
+        "password", "password_crypt", "oauth_access_token", "oauth_provider_id", "api_key",
+        "api_key_ids", "totp_secret", "totp_enabled", "signature",
+    }
+)  # fmt: skip
+#: REQ-11-16: nine method names (context manipulation, cache and module lifecycle).
+DEFAULT_METHOD_BLOCKLIST: Final = frozenset(
+    {
+        "sudo", "with_user", "with_env", "with_context", "invalidate_cache", "clear_caches",
+        "init", "uninstall", "module_uninstall",
+    }
+)  # fmt: skip
+
+#: ``(model, field) -> related model or None``: lets a dotted path follow relations.
+RelationLookup = Callable[[str, str], str | None]
+
+
+class SafetyError(Exception):
+    """A call refused by the safety layer, before any Odoo call (SPEC-11, SPEC-10 shape).
+
+    ``errors/`` maps it to an error response: ``code``, ``category``, ``message``,
+    ``suggestion``, ``retry`` and ``details`` are the fields of REQ-10-02.
+    """
+
+    category: str = "access"
+    retry: bool = False
+
+    def __init__(
+        self,
+        code: SafetyCode,
+        message: str,
+        suggestion: str,
+        details: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code: SafetyCode = code
+        self.message = message
+        self.suggestion = suggestion
+        self.details: dict[str, object] = dict(details or {})
+
+
+def _names(values: Iterable[str]) -> frozenset[str]:
+    return frozenset(v.strip() for v in values if v.strip())
+
+
+class ModelFilter:
+    """REQ-11-06..09: which models a call may read, and which it may change."""
+
+    def __init__(self, allowlist: Iterable[str] = (), blocklist: Iterable[str] = ()) -> None:
+        self.allowlist = _names(allowlist)
+        self.user_blocklist = _names(blocklist)
+        defaults = DEFAULT_MODEL_BLOCKLIST | EXTRA_DEFAULT_MODEL_BLOCKLIST
+        #: decision 2: res.users is in the default list for writes only.
+        self.read_blocklist = (defaults - WRITE_PROTECTED_MODELS) | self.user_blocklist
+        self.write_blocklist = defaults | self.user_blocklist
+
+    def is_readable(self, model: str) -> bool:
+        """REQ-11-06: a non-empty allowlist admits only its models; REQ-11-07/08 block on top."""
+        if self.allowlist and model not in self.allowlist:
+            return False
+        return model not in self.read_blocklist
+
+    def is_writable(self, model: str) -> bool:
+        """REQ-11-09: res.users stays read-only whatever the configuration (decision 2)."""
+        return self.is_readable(model) and model not in self.write_blocklist
+
+    def check_read(self, model: str) -> None:
+        """REQ-11-07: a blocked model is never reachable."""
+        if not self.is_readable(model):
+            raise SafetyError(
+                "MODEL_BLOCKED",
+                f"Model '{model}' is not accessible through this server",
+                self._suggestion(),
+                {"model": model},
+            )
+
+    def check_write(self, model: str) -> None:
+        """REQ-11-09: writes to res.users are refused in every mode (decision 2)."""
+        self.check_read(model)
+        if model in self.write_blocklist:
+            raise SafetyError(
+                "MODEL_BLOCKED",
+                f"Model '{model}' is read-only through this server: create, write and delete "
+                "are refused in every mode",
+                "Read the records instead, or ask a human to change them in Odoo.",
+                {"model": model},
+            )
+
+    def _suggestion(self) -> str:
+        if self.allowlist:
+            return "Allowed models: " + ", ".join(sorted(self.allowlist - self.read_blocklist))
+        return "Use odoo_core_list_models to see the models you can use."
+
+
+class FieldFilter:
+    """REQ-11-12/13: blocked field names, for reads, writes, domains and order."""
+
+    def __init__(self, blocklist: Iterable[str] = ()) -> None:
+        self.user_blocklist = _names(blocklist)
+        self.blocklist = DEFAULT_FIELD_BLOCKLIST | self.user_blocklist
+
+    def is_field_blocked(self, model: str, field: str) -> bool:
+        """REQ-11-12: a blocked field is neither read nor written; a dotted name is a path."""
+        return any(part in self.blocklist for part in field.split("."))
+
+    def is_path_blocked(
+        self,
+        model: str,
+        path: str,
+        relation_of: RelationLookup | None = None,
+        model_readable: Callable[[str], bool] | None = None,
+    ) -> bool:
+        """REQ-11-14: a dotted path naming a blocked field anywhere is blocked (decision 11).
+
+        With ``relation_of`` the walk follows each relation, and with ``model_readable`` a
+        path that passes through a blocked model is blocked as well.
+        """
+        current: str | None = model
+        for segment in path.split("."):
+            if self.is_field_blocked(current or "", segment):
+                return True
+            if current is None or relation_of is None:
+                current = None
+                continue
+            current = relation_of(current, segment)
+            if current is not None and model_readable is not None and not model_readable(current):
+                return True
+        return False
+
+
+class MethodFilter:
+    """REQ-11-15/16: methods refused by ``odoo_core_execute``."""
+
+    def __init__(self, blocklist: Iterable[str] = ()) -> None:
+        self.user_blocklist = _names(blocklist)
+        self.blocklist = DEFAULT_METHOD_BLOCKLIST | self.user_blocklist
+
+    def is_method_blocked(self, method: str) -> bool:
+        """REQ-11-16: default and configured methods, and (REQ-04-26) any private method."""
+        return method.startswith("_") or method in self.blocklist
+
+    def check(self, method: str) -> None:
+        """REQ-11-15: a blocked method never reaches Odoo."""
+        if method.startswith("_"):
+            raise SafetyError(
+                "METHOD_BLOCKED",
+                f"Method '{method}' is private: names starting with '_' cannot be called",
+                "Call a public method instead (e.g. action_confirm, button_validate).",
+                {"method": method},
+            )
+        if method in self.blocklist:
+            raise SafetyError(
+                "METHOD_BLOCKED",
+                f"Method '{method}' is blocked by the server's safety configuration",
+                "Use the dedicated odoo_core_* tools, or another public method.",
+                {"method": method},
+            )

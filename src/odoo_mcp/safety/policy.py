@@ -1,0 +1,176 @@
+"""SPEC-11 §1-5: one policy object the tools consult before anything reaches Odoo.
+
+Order of the checks in a tool: mode (``check_operation`` / ``check_execute``), model lists,
+field lists (requested fields, values, order; domains through ``is_field_blocked``), then the
+rate limiter and the Odoo call, then ``strip_record`` / ``strip_fields_get`` on the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from odoo_mcp.safety.blocklists import (
+    DEFAULT_MODEL_BLOCKLIST,
+    EXTRA_DEFAULT_MODEL_BLOCKLIST,
+    WRITE_PROTECTED_MODELS,
+    FieldFilter,
+    MethodFilter,
+    ModelFilter,
+    RelationLookup,
+    SafetyError,
+)
+from odoo_mcp.safety.modes import (
+    Mode,
+    Operation,
+    enforce_mode,
+    is_tool_visible,
+    operation_of_method,
+)
+
+if TYPE_CHECKING:
+    from odoo_mcp.config import OdooMcpConfig
+
+__all__ = ["SafetyPolicy"]
+
+_READS = (Operation.READ, Operation.SEARCH)
+_ORDER_TERM = re.compile(
+    r"^\s*\"?([\w.]+)\"?(?:\s+(?:asc|desc))?(?:\s+nulls\s+(?:first|last))?\s*$", re.I
+)
+
+
+class SafetyPolicy:
+    """REQ-11-03: mode, model, field and method checks, each raising ``SafetyError``."""
+
+    def __init__(
+        self,
+        *,
+        mode: Mode = Mode.READONLY,
+        model_allowlist: Iterable[str] = (),
+        model_blocklist: Iterable[str] = (),
+        write_allowlist: Iterable[str] = (),
+        field_blocklist: Iterable[str] = (),
+        method_blocklist: Iterable[str] = (),
+    ) -> None:
+        self.mode = mode
+        self.models = ModelFilter(model_allowlist, model_blocklist)
+        self.fields = FieldFilter(field_blocklist)
+        self.methods = MethodFilter(method_blocklist)
+        self.write_allowlist = frozenset(m.strip() for m in write_allowlist if m.strip())
+
+    @classmethod
+    def from_config(cls, config: OdooMcpConfig) -> SafetyPolicy:
+        """REQ-11-02: the policy of a validated configuration."""
+        return cls(
+            mode=config.mode,
+            model_allowlist=config.model_allowlist,
+            model_blocklist=config.model_blocklist,
+            write_allowlist=config.write_allowlist,
+            field_blocklist=config.field_blocklist,
+            method_blocklist=config.method_blocklist,
+        )
+
+    # -- tools -------------------------------------------------------------------------------
+
+    def is_tool_visible(self, tool: str) -> bool:
+        """REQ-11-05: a tool hidden by the mode is not listed."""
+        return is_tool_visible(tool, self.mode)
+
+    # -- models and operations ---------------------------------------------------------------
+
+    def check_operation(self, operation: Operation, model: str) -> None:
+        """REQ-11-03: mode, then model lists, for one operation on one model."""
+        enforce_mode(self.mode, operation, model, self.write_allowlist)
+        if operation in _READS:
+            self.models.check_read(model)
+        else:
+            self.models.check_write(model)
+
+    def check_execute(self, model: str, method: str) -> None:
+        """REQ-04-26: private and blocked methods are refused, then the mode (decision 1)."""
+        self.methods.check(method)
+        self.check_operation(operation_of_method(method), model)
+
+    def is_model_readable(self, model: str) -> bool:
+        """REQ-04-34: blocked models are left out of odoo_core_list_models."""
+        return self.models.is_readable(model)
+
+    # -- fields ------------------------------------------------------------------------------
+
+    def is_field_blocked(self, model: str, field: str) -> bool:
+        """REQ-11-12: the callable the domain validator takes (decision 11)."""
+        return self.fields.is_field_blocked(model, field)
+
+    def is_path_blocked(
+        self, model: str, path: str, relation_of: RelationLookup | None = None
+    ) -> bool:
+        """REQ-11-14: a dotted path through a blocked field or model is blocked (decision 11)."""
+        return self.fields.is_path_blocked(model, path, relation_of, self.models.is_readable)
+
+    def check_read_fields(self, model: str, fields: Iterable[str]) -> None:
+        """REQ-04-02: requested fields are validated against the field blocklist."""
+        self._refuse_fields(model, [f for f in fields if self.is_field_blocked(model, f)], "read")
+
+    def check_values(self, model: str, values: Mapping[str, object]) -> None:
+        """REQ-11-14: a blocked field in create/write values is refused with a clear error."""
+        self._refuse_fields(model, sorted(self._blocked_in_values(model, values)), "write")
+
+    def check_order(self, model: str, order: str | None) -> None:
+        """REQ-11-14: an order naming a blocked field is refused (decision 11)."""
+        if not order:
+            return
+        blocked: list[str] = []
+        for term in order.split(","):
+            match = _ORDER_TERM.match(term)
+            name = match.group(1) if match else term.strip()
+            if self.is_field_blocked(model, name):
+                blocked.append(name)
+        self._refuse_fields(model, blocked, "sort by")
+
+    def strip_fields_get(self, model: str, fields: Mapping[str, object]) -> dict[str, object]:
+        """REQ-11-14: blocked fields are dropped from fields_get output (REQ-04-24)."""
+        return {k: v for k, v in fields.items() if not self.is_field_blocked(model, k)}
+
+    def strip_record(self, model: str, record: Mapping[str, object]) -> dict[str, object]:
+        """REQ-11-14: blocked fields are dropped from search_read/read results."""
+        return {k: v for k, v in record.items() if not self.is_field_blocked(model, k)}
+
+    def _blocked_in_values(self, model: str, values: Mapping[str, object]) -> set[str]:
+        found = {k for k in values if self.is_field_blocked(model, k)}
+        for value in values.values():
+            # x2many commands carry nested value dicts: [(0, 0, {...}), (1, id, {...})]
+            if isinstance(value, list | tuple):
+                for command in value:
+                    if isinstance(command, list | tuple) and len(command) == 3:
+                        nested = command[2]
+                        if isinstance(nested, Mapping):
+                            found |= self._blocked_in_values("", nested)
+        return found
+
+    def _refuse_fields(self, model: str, blocked: list[str], verb: str) -> None:
+        if blocked:
+            names = ", ".join(f"'{b}'" for b in dict.fromkeys(blocked))
+            raise SafetyError(
+                "FIELD_BLOCKED",
+                f"Field(s) {names} of '{model}' are blocked: this server does not {verb} them",
+                "Leave the blocked field(s) out; odoo_core_fields_get lists the usable fields.",
+                {"model": model, "fields": list(dict.fromkeys(blocked))},
+            )
+
+    # -- description -------------------------------------------------------------------------
+
+    def describe(self) -> dict[str, object]:
+        """REQ-11-08: the effective lists, defaults included (odoo://config/safety)."""
+        return {
+            "mode": self.mode.value,
+            "write_allowlist": sorted(self.write_allowlist),
+            "model_allowlist": sorted(self.models.allowlist),
+            "model_blocklist": sorted(self.models.user_blocklist),
+            "default_model_blocklist": sorted(DEFAULT_MODEL_BLOCKLIST),
+            "extra_default_model_blocklist": sorted(EXTRA_DEFAULT_MODEL_BLOCKLIST),
+            "write_protected_models": sorted(WRITE_PROTECTED_MODELS),
+            "field_blocklist": sorted(self.fields.blocklist),
+            "method_blocklist": sorted(self.methods.blocklist),
+            "private_methods_blocked": True,
+        }

@@ -1,0 +1,119 @@
+"""SPEC-11 §1: modes, enforcement per operation, and which tools each mode lists."""
+
+from __future__ import annotations
+
+import pytest
+
+from odoo_mcp.safety import SafetyError
+from odoo_mcp.safety.annotations import TOOL_ANNOTATIONS, workflow_annotations
+from odoo_mcp.safety.modes import (
+    EXECUTE_READ_METHODS,
+    Mode,
+    Operation,
+    enforce_mode,
+    is_tool_visible,
+    operation_of_method,
+    visible_tools,
+)
+
+READ_TOOLS = [
+    "odoo_core_search_read", "odoo_core_read", "odoo_core_count", "odoo_core_fields_get",
+    "odoo_core_name_get", "odoo_core_default_get", "odoo_core_deep_search",
+    "odoo_core_list_models", "odoo_core_list_toolsets", "odoo_reports_generate",
+    "odoo_reports_list",
+]  # fmt: skip
+
+# REQ-11-04's table: tool -> (readonly, restricted, full)
+VISIBILITY = {
+    **{tool: (True, True, True) for tool in READ_TOOLS},
+    "odoo_core_create": (False, True, True),
+    "odoo_core_write": (False, True, True),
+    "odoo_core_unlink": (False, False, True),
+    "odoo_core_execute": (True, True, True),
+    "odoo_chatter_post_message": (False, True, True),
+    "odoo_attachments_upload": (False, True, True),
+    "odoo_attachments_delete": (False, False, True),
+}
+
+
+def test_readonly_is_the_first_mode_and_there_are_three() -> None:
+    assert [m.value for m in Mode] == ["readonly", "restricted", "full"]
+
+
+@pytest.mark.parametrize(("tool", "expected"), sorted(VISIBILITY.items()))
+def test_tool_visibility_follows_the_mode_table(
+    tool: str, expected: tuple[bool, bool, bool]
+) -> None:
+    modes = (Mode.READONLY, Mode.RESTRICTED, Mode.FULL)
+    assert tuple(is_tool_visible(tool, mode) for mode in modes) == expected
+
+
+def test_every_annotated_tool_is_in_the_visibility_table() -> None:
+    assert set(TOOL_ANNOTATIONS) == set(VISIBILITY)
+
+
+@pytest.mark.parametrize("kind", ["create", "confirm", "cancel"])
+def test_workflow_tools_are_hidden_in_readonly_only(kind: str) -> None:
+    hints = workflow_annotations(kind, "Workflow")  # type: ignore[arg-type]
+    seen = [is_tool_visible("odoo_sales_x", mode, hints) for mode in Mode]
+    assert seen == [False, True, True]
+
+
+def test_an_unknown_tool_counts_as_destructive() -> None:
+    assert [is_tool_visible("odoo_mystery_tool", mode) for mode in Mode] == [False, False, True]
+
+
+def test_hidden_tools_are_not_listed() -> None:
+    listed = visible_tools(VISIBILITY, Mode.READONLY)
+    assert "odoo_core_create" not in listed
+    assert "odoo_core_unlink" not in listed
+    assert "odoo_core_execute" in listed
+    assert visible_tools(VISIBILITY, Mode.FULL) == list(VISIBILITY)
+
+
+@pytest.mark.parametrize("operation", [Operation.READ, Operation.SEARCH])
+@pytest.mark.parametrize("mode", list(Mode))
+def test_reads_pass_in_every_mode(mode: Mode, operation: Operation) -> None:
+    enforce_mode(mode, operation, "res.partner")
+
+
+@pytest.mark.parametrize(
+    "operation", [Operation.CREATE, Operation.WRITE, Operation.UNLINK, Operation.EXECUTE]
+)
+def test_readonly_refuses_every_change(operation: Operation) -> None:
+    with pytest.raises(SafetyError) as caught:
+        enforce_mode(Mode.READONLY, operation, "res.partner", ["res.partner"])
+    assert caught.value.code == "MODE_VIOLATION"
+    assert caught.value.message == f"'{operation.value}' not allowed in readonly mode"
+
+
+def test_restricted_never_deletes_even_an_allowlisted_model() -> None:
+    with pytest.raises(SafetyError, match="Delete not allowed in restricted mode"):
+        enforce_mode(Mode.RESTRICTED, Operation.UNLINK, "sale.order", ["sale.order"])
+
+
+@pytest.mark.parametrize("operation", [Operation.CREATE, Operation.WRITE, Operation.EXECUTE])
+def test_restricted_writes_only_allowlisted_models(operation: Operation) -> None:
+    enforce_mode(Mode.RESTRICTED, operation, "sale.order", ["sale.order", "crm.lead"])
+    with pytest.raises(SafetyError) as caught:
+        enforce_mode(Mode.RESTRICTED, operation, "res.partner", ["sale.order", "crm.lead"])
+    assert "crm.lead, sale.order" in caught.value.message
+    assert caught.value.details["write_allowlist"] == ["crm.lead", "sale.order"]
+
+
+def test_an_empty_write_allowlist_means_no_writes() -> None:
+    with pytest.raises(SafetyError, match="write allowlist is empty"):
+        enforce_mode(Mode.RESTRICTED, Operation.CREATE, "sale.order", [])
+
+
+@pytest.mark.parametrize("operation", list(Operation))
+def test_full_mode_allows_every_operation(operation: Operation) -> None:
+    enforce_mode(Mode.FULL, operation, "res.partner")
+
+
+def test_execute_methods_map_to_operations() -> None:
+    assert len(EXECUTE_READ_METHODS) == 11
+    assert {operation_of_method(m) for m in EXECUTE_READ_METHODS} == {Operation.READ}
+    assert operation_of_method("unlink") is Operation.UNLINK
+    assert operation_of_method("write") is Operation.WRITE
+    assert operation_of_method("action_confirm") is Operation.EXECUTE

@@ -1,0 +1,309 @@
+"""SPEC-11 §9-10: configuration sources, precedence, validation and redaction."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from odoo_mcp.config import ENV_VARS, ConfigError, OdooMcpConfig, load_config
+from odoo_mcp.safety import Mode
+
+BASE = {"ODOO_URL": "http://odoo.test:8069", "ODOO_DB": "demo", "ODOO_API_KEY": "k-123"}
+
+# REQ-11-25's table, as written in the spec.
+SPEC_ENV = {
+    "odoo_url": "ODOO_URL", "odoo_db": "ODOO_DB", "odoo_username": "ODOO_USERNAME",
+    "odoo_password": "ODOO_PASSWORD", "odoo_api_key": "ODOO_API_KEY",
+    "odoo_protocol": "ODOO_PROTOCOL", "odoo_timeout": "ODOO_TIMEOUT",
+    "odoo_verify_ssl": "ODOO_VERIFY_SSL", "odoo_ca_cert": "ODOO_CA_CERT",
+    "transport": "ODOO_MCP_TRANSPORT", "host": "ODOO_MCP_HOST", "port": "ODOO_MCP_PORT",
+    "mcp_path": "ODOO_MCP_PATH", "mode": "ODOO_MCP_MODE",
+    "model_allowlist": "ODOO_MCP_MODEL_ALLOWLIST", "model_blocklist": "ODOO_MCP_MODEL_BLOCKLIST",
+    "write_allowlist": "ODOO_MCP_WRITE_ALLOWLIST", "field_blocklist": "ODOO_MCP_FIELD_BLOCKLIST",
+    "method_blocklist": "ODOO_MCP_METHOD_BLOCKLIST",
+    "enabled_toolsets": "ODOO_MCP_ENABLED_TOOLSETS",
+    "disabled_toolsets": "ODOO_MCP_DISABLED_TOOLSETS",
+    "static_registry_path": "ODOO_MCP_STATIC_REGISTRY",
+    "introspect_on_startup": "ODOO_MCP_INTROSPECT",
+    "introspect_models": "ODOO_MCP_INTROSPECT_MODELS", "rate_limit_enabled": "ODOO_MCP_RATE_LIMIT",
+    "rate_limit_rpm": "ODOO_MCP_RATE_LIMIT_RPM", "rate_limit_rph": "ODOO_MCP_RATE_LIMIT_RPH",
+    "rate_limit_burst": "ODOO_MCP_RATE_LIMIT_BURST", "audit_enabled": "ODOO_MCP_AUDIT",
+    "audit_log_file": "ODOO_MCP_AUDIT_FILE", "audit_log_reads": "ODOO_MCP_AUDIT_READS",
+    "audit_log_writes": "ODOO_MCP_AUDIT_WRITES", "audit_log_deletes": "ODOO_MCP_AUDIT_DELETES",
+    "odoo_lang": "ODOO_LANG", "odoo_tz": "ODOO_TZ", "odoo_company_id": "ODOO_COMPANY_ID",
+    "odoo_company_ids": "ODOO_COMPANY_IDS", "search_default_limit": "ODOO_MCP_SEARCH_LIMIT",
+    "search_max_limit": "ODOO_MCP_SEARCH_MAX_LIMIT",
+    "deep_search_max_depth": "ODOO_MCP_DEEP_SEARCH_DEPTH", "strip_html": "ODOO_MCP_STRIP_HTML",
+    "normalize_many2one": "ODOO_MCP_NORMALIZE_M2O", "log_level": "ODOO_MCP_LOG_LEVEL",
+    "health_check_interval": "ODOO_MCP_HEALTH_INTERVAL",
+    "reconnect_max_attempts": "ODOO_MCP_RECONNECT_ATTEMPTS",
+    "reconnect_backoff_base": "ODOO_MCP_RECONNECT_BACKOFF",
+}  # fmt: skip
+
+
+def write(tmp_path: Path, data: object) -> Path:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def problems_of(cli: dict[str, object] | None = None, **kwargs: object) -> tuple[str, ...]:
+    with pytest.raises(ConfigError) as caught:
+        load_config(cli, **kwargs)  # type: ignore[arg-type]
+    return caught.value.problems
+
+
+def test_every_spec_variable_names_its_field() -> None:
+    canonical = {name: names[0] for name, names in ENV_VARS.items() if names}
+    assert canonical == SPEC_ENV
+    assert set(ENV_VARS) == set(OdooMcpConfig.model_fields)
+
+
+@pytest.mark.parametrize(("field", "variable"), sorted(SPEC_ENV.items()))
+def test_each_variable_is_read(field: str, variable: str) -> None:
+    samples = {"ODOO_URL": "https://other.test", "ODOO_DB": "db2", "ODOO_API_KEY": "k2",
+               "ODOO_PASSWORD": "pw", "ODOO_PROTOCOL": "JSONRPC", "ODOO_MCP_TRANSPORT": "http",
+               "ODOO_MCP_MODE": "Full", "ODOO_MCP_LOG_LEVEL": "DEBUG",
+               "ODOO_MCP_SEARCH_MAX_LIMIT": "900"}  # fmt: skip
+    value = samples.get(variable, _sample_for(field))
+    env = {**BASE, "ODOO_USERNAME": "admin", variable: value}
+    config = load_config(environ=env)
+    got = getattr(config, field)
+    assert got != OdooMcpConfig.model_fields[field].default or field in ("odoo_username",)
+
+
+def _sample_for(field: str) -> str:
+    annotation = str(OdooMcpConfig.model_fields[field].annotation)
+    if "tuple[int" in annotation:
+        return "1,2,3"
+    if "tuple" in annotation:
+        return "a.b, c.d"
+    if "bool" in annotation:
+        default = OdooMcpConfig.model_fields[field].default
+        return "no" if default else "YES"
+    if "int" in annotation or "float" in annotation:
+        return "7"
+    return "custom"
+
+
+def test_defaults_follow_the_spec() -> None:
+    config = load_config(environ=BASE)
+    assert config.mode is Mode.READONLY
+    assert (config.transport, config.host, config.port, config.mcp_path) == (
+        "stdio", "127.0.0.1", 8080, "/mcp"
+    )  # fmt: skip
+    assert (config.rate_limit_enabled, config.rate_limit_rpm, config.rate_limit_rph) == (
+        False, 60, 1000
+    )  # fmt: skip
+    assert (config.audit_enabled, config.audit_log_reads, config.audit_log_writes) == (
+        False, False, True
+    )  # fmt: skip
+    assert (config.search_default_limit, config.search_max_limit) == (80, 500)
+    assert config.model_allowlist == ()
+
+
+def test_flags_beat_env_which_beats_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, {"mode": "full", "port": 9000, "host": "0.0.0.0", "odoo_db": "f"})
+    env = {**BASE, "ODOO_MCP_MODE": "restricted", "ODOO_MCP_PORT": "9100"}
+    config = load_config({"mode": "readonly"}, environ=env, config_path=path)
+    assert config.mode is Mode.READONLY  # flag over env over file
+    assert config.port == 9100  # env over file
+    assert config.host == "0.0.0.0"  # file over default
+    assert config.odoo_db == "demo"  # env over file
+
+
+def test_the_file_comes_from_odoo_mcp_config_unless_a_flag_names_one(tmp_path: Path) -> None:
+    first = write(tmp_path, {"port": 1111})
+    second = tmp_path / "second.json"
+    second.write_text('{"port": 2222}', encoding="utf-8")
+    env = {**BASE, "ODOO_MCP_CONFIG": str(first)}
+    assert load_config(environ=env).port == 1111
+    assert load_config(environ=env, config_path=second).port == 2222
+
+
+def test_none_flags_are_not_given_flags() -> None:
+    assert load_config({"port": None}, environ={**BASE, "ODOO_MCP_PORT": "7"}).port == 7
+
+
+def test_nested_objects_are_aliases_of_the_flat_keys(tmp_path: Path) -> None:
+    path = write(tmp_path, {
+        "rate_limit": {"enabled": True, "calls_per_minute": 30, "calls_per_hour": 500,
+                       "burst": 5, "read_calls_per_minute": 20, "write_calls_per_minute": 3},
+        "audit": {"enabled": True, "log_file": "/tmp/a.jsonl", "log_reads": True,
+                  "log_writes": False, "log_deletes": False},
+    })  # fmt: skip
+    config = load_config(environ=BASE, config_path=path)
+    limits = config.rate_limits()
+    assert (limits.enabled, limits.calls_per_minute, limits.calls_per_hour, limits.burst) == (
+        True, 30, 500, 5
+    )  # fmt: skip
+    assert (limits.read_calls_per_minute, limits.write_calls_per_minute) == (20, 3)
+    audit = config.audit_settings()
+    assert (audit.enabled, str(audit.log_file), audit.log_reads, audit.log_writes) == (
+        True, "/tmp/a.jsonl", True, False
+    )  # fmt: skip
+
+
+def test_flat_and_nested_keys_that_disagree_are_a_problem(tmp_path: Path) -> None:
+    path = write(tmp_path, {"rate_limit_rpm": 10, "rate_limit": {"calls_per_minute": 20}})
+    assert any("give different values" in p for p in problems_of(environ=BASE, config_path=path))
+    same = write(tmp_path, {"rate_limit_rpm": 10, "rate_limit": {"calls_per_minute": 10}})
+    assert load_config(environ=BASE, config_path=same).rate_limit_rpm == 10
+
+
+def test_company_ids_read_both_variable_names() -> None:
+    assert load_config(environ={**BASE, "ODOO_MCP_COMPANY_IDS": "1,2,3"}).odoo_company_ids == (
+        1, 2, 3
+    )  # fmt: skip
+    both = {**BASE, "ODOO_COMPANY_IDS": "4", "ODOO_MCP_COMPANY_IDS": "1,2"}
+    assert load_config(environ=both).odoo_company_ids == (4,)
+
+
+def test_the_current_company_leads_allowed_company_ids() -> None:
+    env = {**BASE, "ODOO_COMPANY_IDS": "1,2,3", "ODOO_COMPANY_ID": "2"}
+    settings_ = load_config(environ=env).connection_settings()
+    assert settings_.company_ids == (2, 1, 3)
+    assert settings_.base_context()["allowed_company_ids"] == [2, 1, 3]
+
+
+def test_list_variables_are_comma_separated() -> None:
+    env = {**BASE, "ODOO_MCP_MODEL_ALLOWLIST": "res.partner, sale.order,,product.product"}
+    assert load_config(environ=env).model_allowlist == ("res.partner", "sale.order",
+                                                        "product.product")  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("true", True), ("TRUE", True), ("1", True), ("Yes", True),
+    ("false", False), ("0", False), ("NO", False),
+])  # fmt: skip
+def test_boolean_variables_accept_the_spec_words(text: str, value: bool) -> None:
+    assert load_config(environ={**BASE, "ODOO_MCP_STRIP_HTML": text}).strip_html is value
+
+
+@pytest.mark.parametrize("text", ["on", "y", "2", "maybe"])
+def test_other_boolean_words_are_refused(text: str) -> None:
+    [problem] = problems_of(environ={**BASE, "ODOO_MCP_AUDIT": text})
+    assert problem.startswith("audit_enabled (ODOO_MCP_AUDIT): expected one of true/1/yes")
+
+
+def test_variable_names_are_case_insensitive_and_empty_means_unset() -> None:
+    env = {**BASE, "odoo_mcp_mode": "full", "ODOO_MCP_PORT": " "}
+    config = load_config(environ=env)
+    assert (config.mode, config.port) == (Mode.FULL, 8080)
+
+
+def test_every_problem_is_reported_together(tmp_path: Path) -> None:
+    path = write(tmp_path, {"mode": "yolo", "prot": 1})
+    env = {
+        "ODOO_URL": "ftp://odoo.test", "ODOO_MCP_PORT": "70000",
+        "ODOO_MCP_MODEL_ALLOWLIST": "res.partner", "ODOO_MCP_MODEL_BLOCKLIST": "ir.cron",
+        "ODOO_MCP_WRITE_ALLOWLIST": "sale.order",
+        "ODOO_MCP_RATE_LIMIT": "true", "ODOO_MCP_RATE_LIMIT_RPM": "0",
+    }  # fmt: skip
+    problems = problems_of(environ=env, config_path=path)
+    expected = [
+        "unknown key 'prot' (did you mean 'port'?)",  # unknown file key
+        "odoo_db is required",  # (2)
+        "port (ODOO_MCP_PORT): Input should be less than or equal to 65535",  # (7)
+        "mode (ODOO_MCP_MODE): Input should be 'readonly', 'restricted' or 'full'",  # (4)
+        "no credentials",  # (3)
+        "odoo_url (ODOO_URL): ODOO_URL must start with http:// or https://",  # (1)
+        "cannot both be set",  # (5)
+        "names models missing from model_allowlist: sale.order",  # (6)
+        "rate_limit_rpm (ODOO_MCP_RATE_LIMIT_RPM) must be > 0",  # (8)
+    ]
+    for text in expected:
+        assert sum(text in p for p in problems) == 1, (text, problems)
+    assert len(problems) == len(expected)
+    assert "invalid configuration (9 problems):" in str(ConfigError(problems))
+
+
+def test_a_problem_says_where_the_value_came_from(tmp_path: Path) -> None:
+    path = write(tmp_path, {"port": 0})
+    [problem] = problems_of(environ=BASE, config_path=path)
+    assert problem.endswith("got 0 (from config file key 'port')")
+
+
+def test_a_password_needs_a_username() -> None:
+    env = {"ODOO_URL": "http://h", "ODOO_DB": "d", "ODOO_PASSWORD": "pw"}
+    assert problems_of(environ=env) == (
+        "ODOO_PASSWORD is set but ODOO_USERNAME is not: a password needs a login",
+    )
+
+
+def test_connection_checks_come_from_connection_settings() -> None:
+    env = {**BASE, "ODOO_USERNAME": "", "ODOO_PROTOCOL": "xmlrpc"}
+    assert problems_of(environ=env) == ("protocol xmlrpc needs ODOO_USERNAME",)
+
+
+@pytest.mark.parametrize(("data", "fragment"), [
+    ("{not json", "not valid JSON at line 1"),
+    ("[1, 2]", "the top level must be a JSON object"),
+    ('{"audit": true}', "'audit' must be a JSON object"),
+    ('{"audit": {"file": "x"}}', "unknown key 'audit.file'"),
+])  # fmt: skip
+def test_bad_config_files_are_problems(tmp_path: Path, data: str, fragment: str) -> None:
+    path = tmp_path / "c.json"
+    path.write_text(data, encoding="utf-8")
+    [problem] = problems_of(environ=BASE, config_path=path)
+    assert fragment in problem
+
+
+def test_a_missing_config_file_is_a_problem(tmp_path: Path) -> None:
+    [problem] = problems_of(environ=BASE, config_path=tmp_path / "none.json")
+    assert "cannot be read" in problem
+
+
+def test_an_unknown_flag_is_a_problem() -> None:
+    assert problems_of({"prot": 1}, environ=BASE) == ("unknown command-line setting 'prot'",)
+
+
+def test_the_default_limit_cannot_exceed_the_maximum() -> None:
+    env = {**BASE, "ODOO_MCP_SEARCH_LIMIT": "600"}
+    assert problems_of(environ=env) == (
+        "search_default_limit (600) is above search_max_limit (500)",
+    )
+
+
+def test_the_settings_class_reads_only_the_spec_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in BASE.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("MODE", "full")
+    monkeypatch.setenv("PORT", "1")
+    config = OdooMcpConfig()  # type: ignore[call-arg]
+    assert (config.mode, config.port) == (Mode.READONLY, 8080)
+    monkeypatch.setenv("ODOO_MCP_MODE", "restricted")
+    assert OdooMcpConfig().mode is Mode.RESTRICTED  # type: ignore[call-arg]
+
+
+def test_derived_settings_carry_the_safety_lists() -> None:
+    env = {**BASE, "ODOO_MCP_MODE": "restricted", "ODOO_MCP_WRITE_ALLOWLIST": "sale.order"}
+    policy = load_config(environ=env).safety_policy()
+    assert policy.mode is Mode.RESTRICTED
+    assert policy.write_allowlist == {"sale.order"}
+
+
+_secret = st.text(alphabet="abcdefXYZ0123456789!#%", min_size=6, max_size=24).map(
+    lambda s: "S3CR3T" + s
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(password=_secret, api_key=_secret, userinfo=st.booleans())
+def test_secrets_never_appear_in_describe_or_errors(
+    password: str, api_key: str, userinfo: bool
+) -> None:
+    url = "http://admin:S3CR3Turl@odoo.test" if userinfo else "http://odoo.test"
+    env = {"ODOO_URL": url, "ODOO_DB": "d", "ODOO_USERNAME": "admin",
+           "ODOO_PASSWORD": password, "ODOO_API_KEY": api_key}  # fmt: skip
+    config = load_config(environ=env)
+    shown = json.dumps(config.describe()) + repr(config) + str(config)
+    assert "S3CR3T" not in shown
+    assert config.connection_settings().secrets()[0] == ("api_key", api_key)
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ={**env, "ODOO_MCP_PORT": "0"}, config_path=None)
+    assert "S3CR3T" not in str(caught.value)
