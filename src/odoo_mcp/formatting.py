@@ -1,0 +1,193 @@
+"""SPEC-04 §4: raw Odoo values become normalized values (REQ-04-05, REQ-04-35..37).
+
+Pure functions driven by the field types of the registry (``FieldInfo``). Odoo's ``False``
+stands for "no value" in every type but boolean; it becomes what the REQ-04-35 table says:
+
+==========================  =============================  ===============================
+type                        Odoo raw                       normalized
+==========================  =============================  ===============================
+many2one                    ``[7, "Azure"]`` / ``False``   ``{"id": 7, "name": "Azure"}`` / null
+one2many, many2many         ``[1, 2]`` / ``False``         ``[1, 2]`` / ``[]``
+char, text, html            ``"x"`` / ``False``            ``"x"`` / ``""`` (html stripped)
+date                        ``"2025-02-09"`` / ``False``   unchanged / null
+datetime                    ``"2025-02-09 14:30:00"``      ``"2025-02-09T14:30:00Z"`` / null
+binary                      base64 / ``False``             only when asked for by name / null
+selection, reference,       value / ``False``              value / null
+numbers, json, properties
+boolean                     ``True`` / ``False``           unchanged
+==========================  =============================  ===============================
+
+Normalizing a normalized value changes nothing (so a value may safely pass twice), except
+stripped HTML text that still reads as markup (text that was ``&lt;b&gt;`` in the HTML).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Any, Final
+
+from odoo_mcp.registry import FieldInfo
+
+__all__ = [
+    "DEFAULT_OPTIONS",
+    "FormatOptions",
+    "normalize_datetime",
+    "normalize_many2one",
+    "normalize_record",
+    "normalize_records",
+    "normalize_value",
+    "strip_html",
+]
+
+ODOO_DATETIME: Final = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.\d+)?")
+STRING_TYPES: Final = frozenset({"char", "text", "html"})
+BLOCK_TAGS: Final = frozenset(
+    {
+        "p", "div", "br", "li", "tr", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6",
+        "blockquote", "pre", "hr", "section", "article", "header", "footer",
+    }
+)  # fmt: skip
+HIDDEN_TAGS: Final = frozenset({"script", "style", "head", "title"})
+
+
+@dataclass(frozen=True, slots=True)
+class FormatOptions:
+    """REQ-11-25: the display settings ``strip_html`` and ``normalize_many2one`` (default on)."""
+
+    strip_html: bool = True
+    normalize_many2one: bool = True
+
+
+DEFAULT_OPTIONS: Final = FormatOptions()
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in HIDDEN_TAGS:
+            self.hidden += 1
+        elif tag in BLOCK_TAGS:
+            self.parts.append("\n- " if tag == "li" else "\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in HIDDEN_TAGS:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in BLOCK_TAGS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def strip_html(html: str) -> str:
+    """REQ-04-35: HTML content becomes plain text: tags dropped, entities decoded, tidy lines."""
+    parser = _TextExtractor()
+    parser.feed(html)
+    parser.close()
+    lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())
+    text = "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def normalize_many2one(value: Any) -> Any:
+    """REQ-04-05: many2one values become {"id", "name"}."""
+    if value is False or value is None:
+        return None
+    if isinstance(value, list | tuple) and len(value) == 2 and _is_id(value[0]):
+        name = value[1]
+        return {"id": value[0], "name": name if isinstance(name, str) else None}
+    if _is_id(value):
+        return {"id": value, "name": None}  # a bare id (e.g. read with load=None)
+    return value
+
+
+def normalize_datetime(value: Any) -> Any:
+    """REQ-04-37: datetimes in ISO 8601 UTC with ``Z``: ``2025-02-09T14:30:00Z``."""
+    if value is False or value is None:
+        return None
+    if isinstance(value, str):
+        match = ODOO_DATETIME.fullmatch(value)
+        if match is not None:
+            return f"{match[1]}T{match[2]}Z"
+    return value
+
+
+def normalize_value(
+    value: Any, field: FieldInfo | None, options: FormatOptions = DEFAULT_OPTIONS
+) -> Any:
+    """REQ-04-35: one raw value normalized by its field type (unchanged when type unknown)."""
+    if field is None:
+        return value
+    kind = field.type
+    if kind == "boolean":
+        return value
+    if kind == "many2one":
+        if not options.normalize_many2one:
+            return None if value is False else value
+        return normalize_many2one(value)
+    if kind in ("one2many", "many2many"):
+        return [] if value is False or value is None else value
+    if kind in STRING_TYPES:
+        if value is False or value is None:
+            return ""
+        if kind == "html" and options.strip_html and isinstance(value, str):
+            return strip_html(value)
+        return value
+    if kind == "datetime":
+        return normalize_datetime(value)
+    if kind == "binary" and isinstance(value, bytes | bytearray):
+        return base64.b64encode(value).decode("ascii")  # REQ-04-36: base64 strings
+    # date, selection, reference, numbers, binary, json, properties: False means unset
+    return None if value is False else value
+
+
+def _requested_by_name(requested: Collection[str] | None) -> frozenset[str]:
+    if requested is None:
+        return frozenset()
+    return frozenset(name for name in requested if name != "*")
+
+
+def normalize_record(
+    record: Mapping[str, Any],
+    fields: Mapping[str, FieldInfo],
+    *,
+    requested: Collection[str] | None = None,
+    options: FormatOptions = DEFAULT_OPTIONS,
+) -> dict[str, Any]:
+    """REQ-04-36: binary fields are dropped unless ``requested`` names them explicitly.
+
+    Every other value is normalized by ``normalize_value``; keys missing from ``fields``
+    (such as ``id`` when metadata was trimmed) pass unchanged.
+    """
+    explicit = _requested_by_name(requested)
+    result: dict[str, Any] = {}
+    for name, value in record.items():
+        info = fields.get(name)
+        if info is not None and info.type == "binary" and name not in explicit:
+            continue
+        result[name] = normalize_value(value, info, options)
+    return result
+
+
+def normalize_records(
+    records: Sequence[Mapping[str, Any]],
+    fields: Mapping[str, FieldInfo],
+    *,
+    requested: Collection[str] | None = None,
+    options: FormatOptions = DEFAULT_OPTIONS,
+) -> list[dict[str, Any]]:
+    """REQ-04-35: every record of a read/search_read result normalized."""
+    return [normalize_record(row, fields, requested=requested, options=options) for row in records]

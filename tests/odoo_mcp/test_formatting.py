@@ -1,0 +1,150 @@
+"""SPEC-04 §4: normalization of raw Odoo values on real Odoo 19 field metadata."""
+
+from __future__ import annotations
+
+import base64
+from datetime import datetime
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from odoo19_meta import KNOWN_MODELS, fields_of, fixture
+
+from odoo_mcp.formatting import (
+    FormatOptions,
+    normalize_datetime,
+    normalize_many2one,
+    normalize_record,
+    normalize_records,
+    normalize_value,
+    strip_html,
+)
+from odoo_mcp.registry import FieldInfo
+
+ORDER = fields_of("sale.order")
+PARTNER = fields_of("res.partner")
+
+
+def field(kind: str, name: str = "f") -> FieldInfo:
+    return FieldInfo(name=name, type=kind)
+
+
+def test_captured_sale_orders_are_normalized() -> None:
+    rows = fixture("ok_xmlrpc_sale_order_search_read")["result"]
+    first = normalize_records(rows, ORDER)[0]
+    assert first == {
+        "id": 1,
+        "name": "S00001",
+        "partner_id": {"id": 9, "name": "Acme Corporation"},
+        "state": "draft",
+        "amount_total": 1740.0,
+        "date_order": "2026-10-22T07:52:00Z",
+        "order_line": [1, 2, 3],
+        "user_id": {"id": 5, "name": "Marc Demo"},
+    }
+
+
+def test_captured_partner_read_gets_iso_datetimes() -> None:
+    row = fixture("ok_xmlrpc_partner_read")["result"][0]
+    out = normalize_record(row, PARTNER)
+    assert out["create_date"] == "2026-11-22T07:58:32Z"
+    assert out["active"] is True and out["phone"] == "+1 555 0100"
+
+
+def test_false_many2one_becomes_null() -> None:
+    assert normalize_value(False, ORDER["partner_id"]) is None
+
+
+def test_false_empty_values_follow_the_spec_table() -> None:
+    row = {
+        "id": 3, "client_order_ref": False, "commitment_date": False, "validity_date": False,
+        "tag_ids": False, "note": False, "partner_id": False, "invoice_status": False,
+        "locked": False, "amount_total": 0.0,
+    }  # fmt: skip
+    assert normalize_record(row, ORDER) == {
+        "id": 3, "client_order_ref": "", "commitment_date": None, "validity_date": None,
+        "tag_ids": [], "note": "", "partner_id": None, "invoice_status": None,
+        "locked": False, "amount_total": 0.0,
+    }  # fmt: skip
+
+
+def test_html_is_stripped_to_text_by_default() -> None:
+    html = "<p>Dear <b>customer</b>,</p><ul><li>one &amp; two</li></ul><script>x()</script>"
+    assert normalize_value(html, ORDER["note"]) == "Dear customer,\n\n- one & two"
+    kept = normalize_value(html, ORDER["note"], FormatOptions(strip_html=False))
+    assert kept == html
+
+
+def test_binary_fields_are_dropped_unless_named() -> None:
+    row = {"id": 7, "name": "Azure", "image_128": "iVBORw0KGgo=", "avatar_128": False}
+    assert normalize_record(row, PARTNER) == {"id": 7, "name": "Azure"}
+    assert normalize_record(row, PARTNER, requested=["*"]) == {"id": 7, "name": "Azure"}
+    named = normalize_record(row, PARTNER, requested=["name", "image_128"])
+    assert named == {"id": 7, "name": "Azure", "image_128": "iVBORw0KGgo="}
+
+
+def test_binary_bytes_become_base64() -> None:
+    assert normalize_value(b"\x89PNG", field("binary")) == base64.b64encode(b"\x89PNG").decode()
+
+
+def test_many2one_options_and_shapes() -> None:
+    m2o = ORDER["partner_id"]
+    assert normalize_value([9, "Acme"], m2o, FormatOptions(normalize_many2one=False)) == [9, "Acme"]
+    assert normalize_many2one(9) == {"id": 9, "name": None}
+    assert normalize_many2one([9, False]) == {"id": 9, "name": None}
+    assert normalize_many2one({"id": 9, "name": "Acme"}) == {"id": 9, "name": "Acme"}
+
+
+def test_unknown_fields_pass_unchanged() -> None:
+    assert normalize_record({"x_custom": [1, "A"]}, PARTNER) == {"x_custom": [1, "A"]}
+
+
+@pytest.mark.parametrize("model", KNOWN_MODELS)
+def test_false_normalizes_for_every_captured_field(model: str) -> None:
+    for info in fields_of(model).values():
+        value = normalize_value(False, info)
+        expected: Any = {
+            "boolean": False, "one2many": [], "many2many": [], "char": "", "text": "", "html": "",
+        }.get(info.type)  # fmt: skip
+        assert value == expected, (model, info.name, info.type)
+
+
+# -- properties (Hypothesis) --------------------------------------------------------------------
+
+TYPES = sorted({info.type for model in KNOWN_MODELS for info in fields_of(model).values()})
+_ids = st.integers(min_value=1, max_value=10**6)
+_moments = st.datetimes(min_value=datetime(1000, 1, 1))  # Odoo writes 4-digit years
+_text = st.text(alphabet=st.characters(blacklist_characters="<&"), max_size=20)
+_raw = {
+    "many2one": st.just(False) | st.tuples(_ids, st.text(max_size=8)).map(list) | _ids,
+    "one2many": st.just(False) | st.lists(_ids, max_size=4),
+    "many2many": st.just(False) | st.lists(_ids, max_size=4),
+    "datetime": st.just(False) | _moments.map(lambda d: d.strftime("%Y-%m-%d %H:%M:%S")),
+    "date": st.just(False) | st.dates().map(str),
+    "html": st.just(False) | _text | _text.map(lambda t: f"<p>{t}</p>"),
+}
+_fallback = st.one_of(
+    st.just(False), st.text(max_size=8), st.integers(), st.floats(allow_nan=False)
+)
+
+
+@given(st.sampled_from(TYPES).flatmap(lambda t: st.tuples(st.just(t), _raw.get(t, _fallback))))
+def test_normalizing_twice_changes_nothing(case: tuple[str, Any]) -> None:
+    kind, raw = case
+    once = normalize_value(raw, field(kind))
+    assert normalize_value(once, field(kind)) == once
+    assert once is not False or kind == "boolean"
+
+
+@given(_moments)
+def test_datetimes_always_end_in_z(moment: datetime) -> None:
+    out = normalize_datetime(moment.strftime("%Y-%m-%d %H:%M:%S"))
+    assert out == moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@given(_text)
+def test_stripping_plain_text_is_stable(text: str) -> None:
+    once = strip_html(text)
+    assert strip_html(once) == once
+    assert "<" not in once
