@@ -95,10 +95,12 @@ class _Evaluator:
         if rest:
             if not field.relational:
                 raise self._error("Invalid field %s.%s", model._name, fexpr, cond=cond)
+            # Odoo <= 16 has no ``any`` operator for users, but its dotted paths already meant
+            # "some related record matches": call the evaluator directly, not through ``leaf``.
             positive = D.NEGATIVE_OPERATORS.get(operator)
             if field.type in X2MANY and positive is not None:
-                return self.leaf(fname, "not any", [[rest, positive, value]], candidates)
-            return self.leaf(fname, "any", [[rest, operator, value]], candidates)
+                return self._any(field, "not any", [[rest, positive, value]], candidates, cond)
+            return self._any(field, "any", [[rest, operator, value]], candidates, cond)
         if operator in ("child_of", "parent_of"):
             return self._hierarchy(field, operator, value, candidates)
         if operator in ("any", "not any"):

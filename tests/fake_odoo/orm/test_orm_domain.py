@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from orm_testdb import ADMIN, Call
+from orm_testdb import ADMIN, Call, make_db
 
 from fake_odoo.orm import domain as D
 from fake_odoo.orm.database import Environment
@@ -244,3 +244,16 @@ def test_display_name_search(su: Environment, partners: dict[str, Any]) -> None:
     # res.partner searches name and email (_rec_names_search); test.tag computes display names
     assert names(su, [("display_name", "ilike", "brandon@")]) == ["Brandon Freeman"]
     assert su["test.tag"].search([("display_name", "=", "Vip")]) == partners["vip"]
+
+
+def test_dotted_paths_work_before_any_exists() -> None:
+    # Odoo 16 has no user-facing `any` operator, yet dotted paths through relations work.
+    db = make_db("16.0")
+    env = db.env(ADMIN)
+    us = env["res.country"].create({"name": "United States", "code": "US"})
+    be = env["res.country"].create({"name": "Belgium", "code": "BE"})
+    azure = env["res.partner"].create({"name": "Azure Interior", "country_id": us.id})
+    env["res.partner"].create({"name": "Gemini Furniture", "country_id": be.id})
+    assert env["res.partner"].search([("country_id.code", "=", "US")]).ids == [azure.id]
+    with pytest.raises(ValueError, match="Invalid operator"):
+        env["res.partner"].search([("country_id", "any", [("code", "=", "US")])])
