@@ -1,0 +1,138 @@
+"""SPEC-04 §3-5: what the read-side core tools share: input types, domain help, checks.
+
+The order of the checks is the one SPEC-11 and decisions 9/11 ask for: safety first (no Odoo
+call), then the domain's structure (no Odoo call), then the field paths of the domain and the
+``order`` against the registry (``fields_get`` at most once per model and connection), and
+only then the one call that does the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Final
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic.config import JsonDict
+from pydantic.json_schema import SkipJsonSchema
+
+from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.domain import parse_domain, validate_domain, validate_order
+from odoo_mcp.registry import FieldInfo
+from odoo_mcp.tools.context import ToolContext
+
+__all__ = [
+    "BINARY_HINT",
+    "DOMAIN_HELP",
+    "Domain",
+    "InputModel",
+    "ModelName",
+    "OdooContext",
+    "ResultModel",
+    "checked_domain",
+    "checked_order",
+    "existing_ids",
+    "is_missing_error",
+    "stored_readable_fields",
+]
+
+#: REQ-04-38: the inline domain reference, verbatim, in search_read and count descriptions.
+DOMAIN_HELP: Final = """Domain syntax: List of conditions in Odoo domain format.
+Each condition is a tuple: [field, operator, value]
+Operators: =, !=, >, >=, <, <=, like, ilike, in, not in, child_of, parent_of
+Logical: Use '|' for OR, '&' for AND (default), '!' for NOT — in prefix notation.
+Examples:
+  [] → all records
+  [['state', '=', 'draft']] → records where state is draft
+  [['name', 'ilike', 'acme']] → records where name contains 'acme' (case-insensitive)
+  [['amount', '>=', 1000], ['state', '=', 'posted']] → AND (both conditions)
+  ['|', ['state', '=', 'draft'], ['state', '=', 'sent']] → OR (either condition)
+  [['partner_id.country_id.code', '=', 'PT']] → related field traversal
+See L2/04a for complete domain reference."""
+
+#: REQ-04-36: the warning about binary fields that read tool descriptions carry.
+BINARY_HINT: Final = (
+    "Binary fields (images, files) are left out unless named in `fields`; request them "
+    "individually (one field, few records): they come back as base64 strings."
+)
+
+
+def _refuse_string_domain(value: object) -> object:
+    # REQ-04a-13: a domain sent as a JSON string gets INVALID_DOMAIN showing the list it
+    # meant, not a bare type error (parse_domain raises DomainError for any string).
+    if isinstance(value, str):
+        parse_domain(value)
+    return value
+
+
+ModelName = Annotated[str, Field(description="Odoo model name (e.g., 'res.partner', 'sale.order')")]
+OdooContext = Annotated[
+    dict[str, Any] | SkipJsonSchema[None],
+    Field(
+        description="Additional Odoo context parameters "
+        "(e.g., {'lang': 'pt_PT', 'active_test': false})"
+    ),
+]
+Domain = Annotated[list[Any], BeforeValidator(_refuse_string_domain)]
+
+
+def _spec_schema(schema: JsonDict) -> None:
+    # The class docstrings name requirements for maintainers; the LLM reads the tool's own
+    # description instead. Optional inputs have no default in the spec's schemas (not null).
+    schema.pop("description", None)
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        for prop in properties.values():
+            if isinstance(prop, dict) and "default" in prop and prop["default"] is None:
+                del prop["default"]
+
+
+class InputModel(BaseModel):
+    """SPEC-04 §3: tool inputs: unknown keys are refused, as the inputSchemas say."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_spec_schema)
+
+
+class ResultModel(BaseModel):
+    """SPEC-04 §3: tool results; serialization is the dispatcher's."""
+
+
+async def checked_domain(
+    ctx: ToolContext, model: str, domain: list[Any]
+) -> tuple[list[Any], tuple[str, ...]]:
+    """REQ-04a-13: structure first (no round trip), then paths and blocked fields (decision 11)."""
+    validated = await validate_domain(
+        domain, model, fields=ctx.registry, is_field_blocked=ctx.policy.is_field_blocked
+    )
+    return validated.to_odoo(), validated.warnings
+
+
+async def checked_order(ctx: ToolContext, model: str, order: str | None) -> str | None:
+    """REQ-04-01: the ``order`` string, validated (decision 11), as Odoo reads it."""
+    terms = await validate_order(
+        order, model, fields=ctx.registry, is_field_blocked=ctx.policy.is_field_blocked
+    )
+    return ", ".join(term.to_odoo() for term in terms) or None
+
+
+def stored_readable_fields(
+    ctx: ToolContext, model: str, fields: Mapping[str, FieldInfo]
+) -> list[str]:
+    """REQ-04-36: "all stored fields" of read: stored, not binary, not blocked (SPEC-11)."""
+    return [
+        name
+        for name, info in fields.items()
+        if info.store and info.type != "binary" and not ctx.policy.is_field_blocked(model, name)
+    ]
+
+
+def is_missing_error(error: OdooRpcError) -> bool:
+    """REQ-04-07: Odoo's MissingError (raised for unknown ids up to 16, on every protocol)."""
+    return (error.error_class or "").endswith("MissingError") or "MissingError" in error.message
+
+
+async def existing_ids(
+    ctx: ToolContext, model: str, ids: list[int], context: Mapping[str, object] | None
+) -> list[int]:
+    """REQ-04-07: which of ``ids`` exist (one search; archived records count, as read sees them)."""
+    search_context = {**(context or {}), "active_test": False}
+    return await ctx.odoo.search(model, [["id", "in", ids]], context=search_context)

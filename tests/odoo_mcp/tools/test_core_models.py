@@ -1,0 +1,115 @@
+"""SPEC-04 §3.11: odoo_core_list_models on the fake Odoo 16, 17 and 19.
+
+Readable models only (REQ-04-34): blocked ones and those the user's groups cannot read are
+left out. Until the fake serves ``ir.model.access`` the listing takes its fallback, one
+``check_access_rights`` per candidate model; the round-trip test says which path ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from read_tools_env import VERSIONS, tool_context
+
+from fake_odoo.handle import FakeOdoo
+from odoo_mcp.safety import SafetyPolicy
+from odoo_mcp.tools.context import ToolContext
+from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
+from odoo_mcp.tools.core_models import TOOLS, ListModelsInput, list_models
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+def fakes() -> dict[str, FakeOdoo]:
+    return {version: FakeOdoo(version) for version in VERSIONS}
+
+
+@pytest.fixture(params=VERSIONS)
+def fake(fakes: dict[str, FakeOdoo], request: pytest.FixtureRequest) -> FakeOdoo:
+    return fakes[request.param]
+
+
+@pytest.fixture
+async def ctx(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
+    async with tool_context(fake) as context:
+        yield context
+
+
+@pytest.fixture
+async def demo(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
+    async with tool_context(fake, login="demo") as context:
+        yield context
+
+
+def _acl_model_present(fake: FakeOdoo) -> bool:
+    return "ir.model.access" in fake.db.registry
+
+
+async def test_list_models_filters_by_name(ctx: ToolContext, fake: FakeOdoo) -> None:
+    result = await list_models(ctx, ListModelsInput(filter="sale"))
+    names = [m.model for m in result.models]
+    assert "sale.order" in names and "sale.advance.payment.inv" not in names
+    assert result.count == len(names)
+    order = next(m for m in result.models if m.model == "sale.order")
+    assert order.access.split(",")[0] == "read" and order.transient is False
+    if not _acl_model_present(fake):
+        # the fallback: ir.model, the refused ACL read beside the groups read, then one
+        # check_access_rights per candidate model
+        assert fake.call_counts() == 3 + fake.call_counts(method="check_access_rights")
+
+
+async def test_list_models_takes_at_most_three_calls(
+    ctx: ToolContext, fake: FakeOdoo, request: pytest.FixtureRequest
+) -> None:
+    if not _acl_model_present(fake):
+        # Known gap of the fake (ir.model.access is being added): strict, so this marker
+        # fails the run as soon as the model lands and must then be removed.
+        request.applymarker(pytest.mark.xfail(reason="fake has no ir.model.access", strict=True))
+    result = await list_models(ctx, ListModelsInput())
+    assert result.count > 10
+    assert fake.call_counts() <= 3
+
+
+async def test_list_models_shows_wizards_on_request(ctx: ToolContext) -> None:
+    result = await list_models(ctx, ListModelsInput(filter="sale", transient=True))
+    wizard = next(m for m in result.models if m.model == "sale.advance.payment.inv")
+    assert wizard.transient is True
+
+
+async def test_list_models_leaves_out_blocked_models(ctx: ToolContext) -> None:
+    result = await list_models(ctx, ListModelsInput(filter="ir."))
+    names = {m.model for m in result.models}
+    assert "ir.model" in names
+    assert not names & {"ir.config_parameter", "ir.cron", "ir.rule", "ir.model.access"}
+
+
+async def test_list_models_honours_the_allowlist(fake: FakeOdoo) -> None:
+    policy = SafetyPolicy(model_allowlist=["res.partner", "sale.order"])
+    async with tool_context(fake, policy=policy) as ctx:
+        result = await list_models(ctx, ListModelsInput())
+    assert [m.model for m in result.models] == ["res.partner", "sale.order"]
+
+
+async def test_demo_user_sees_only_readable_models(ctx: ToolContext, demo: ToolContext) -> None:
+    admin = {m.model for m in (await list_models(ctx, ListModelsInput(filter="account"))).models}
+    mine = {m.model for m in (await list_models(demo, ListModelsInput(filter="account"))).models}
+    assert "account.payment" in admin and "account.payment" not in mine
+    assert "account.move" in mine
+
+
+async def test_field_count_once_metadata_is_known(ctx: ToolContext) -> None:
+    before = await list_models(ctx, ListModelsInput(filter="res.partner"))
+    assert before.models[0].field_count is None
+    fields = await fields_get(ctx, FieldsGetInput(model="res.partner"))
+    after = await list_models(ctx, ListModelsInput(filter="res.partner"))
+    partner = next(m for m in after.models if m.model == "res.partner")
+    assert partner.field_count == fields.field_count
+
+
+def test_list_models_schema_and_registration() -> None:
+    listing = ListModelsInput.model_json_schema()
+    assert "required" not in listing and listing["properties"]["transient"]["default"] is False
+    assert "default" not in listing["properties"]["filter"]
+    assert [(tool.name, tool.kind) for tool in TOOLS] == [("odoo_core_list_models", "read")]
