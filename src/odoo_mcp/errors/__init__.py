@@ -1,0 +1,85 @@
+"""SPEC-10 / L2-10a: error handling — classify any failure into one LLM-friendly response.
+
+What comes in (exceptions) and what goes out (category / code)::
+
+    BaseException
+    ├── odoo_mcp.connection.OdooError
+    │   ├── OdooRpcError ────────────── pattern database (L2/10a, first match wins)
+    │   │     XML-RPC fault 1/2/3/4,     └─ else class (REQ-10-07), fault text (REQ-10-05),
+    │   │     JSON-RPC data.name,           HTTP status (REQ-10-08), else unknown
+    │   │     JSON-2 status + name
+    │   ├── OdooConnectionError ─────── connection: CONNECTION_REFUSED | TIMEOUT |
+    │   │   │                            SERVER_ERROR | ENDPOINT_NOT_FOUND | CONNECTION_ERROR
+    │   │   └── OdooRateLimited ─────── rate_limit: RATE_LIMITED (+ retry_after)
+    │   ├── OdooSessionExpired ──────── access: SESSION_EXPIRED, retry false (decision 7)
+    │   ├── OdooAuthenticationError ─── access: ACCESS_DENIED (SESSION_EXPIRED after re-auth)
+    │   └── OdooConfigurationError ──── configuration: CONFIG_ERROR
+    ├── ToolError (this package) ────── the server's own refusal, any category
+    ├── SpecShapedError (protocol) ──── safety.SafetyError, domain.DomainError: kept as is
+    ├── httpx ConnectError / Timeout ── connection: CONNECTION_REFUSED | TIMEOUT
+    ├── xmlrpc.client.ProtocolError ─── connection: CONNECTION_ERROR
+    └── anything else ───────────────── unknown: UNKNOWN_ERROR
+
+    ErrorCategory (REQ-10-01)      retry (REQ-10-15)   log level (REQ-10-18)
+    ├── validation                 true                warning
+    ├── access                     false               error
+    ├── not_found                  true                warning
+    ├── constraint                 true                warning
+    ├── state                      true                warning
+    ├── wizard                     true                warning
+    ├── connection                 true + retry_after  error
+    ├── rate_limit                 true + retry_after  warning
+    ├── configuration              false               error
+    └── unknown                    false               error
+
+The result is an :class:`ErrorResponse` (REQ-10-02); :func:`to_tool_result` renders it as a
+tool result with ``isError: true`` (REQ-10-17) without any traceback (REQ-10-14). The
+JSON-RPC errors for unknown tools and invalid parameters (REQ-10-16) are built by
+:mod:`odoo_mcp.errors.protocol` for the server wiring.
+"""
+
+from __future__ import annotations
+
+from odoo_mcp.errors import patterns_odoo19 as _odoo19  # registers its patterns on import
+from odoo_mcp.errors.categories import ErrorCategory, ErrorCode, retry_for
+from odoo_mcp.errors.classify import SpecShapedError, classify, wizard_required
+from odoo_mcp.errors.log import log_error, log_level
+from odoo_mcp.errors.patterns import ERROR_PATTERNS, ErrorPattern, register_pattern
+from odoo_mcp.errors.protocol import (
+    error_tool_result,
+    internal_error,
+    invalid_params_error,
+    unknown_tool_error,
+)
+from odoo_mcp.errors.response import ErrorResponse, ToolError, to_json, to_payload, to_tool_result
+from odoo_mcp.errors.sanitize import sanitize_args, scrub_text
+from odoo_mcp.errors.suggestions import FieldHint, FieldLookup
+
+__all__ = [
+    "ERROR_PATTERNS",
+    "ErrorCategory",
+    "ErrorCode",
+    "ErrorPattern",
+    "ErrorResponse",
+    "FieldHint",
+    "FieldLookup",
+    "SpecShapedError",
+    "ToolError",
+    "classify",
+    "error_tool_result",
+    "internal_error",
+    "invalid_params_error",
+    "log_error",
+    "log_level",
+    "register_pattern",
+    "retry_for",
+    "sanitize_args",
+    "scrub_text",
+    "to_json",
+    "to_payload",
+    "to_tool_result",
+    "unknown_tool_error",
+    "wizard_required",
+]
+
+del _odoo19

@@ -1,0 +1,145 @@
+"""SPEC-10 §4 and §7, L2/10a: read an Odoo error — class, message, context — and match patterns.
+
+The connection layer already split the wire forms into ``OdooRpcError(error_class, message,
+traceback)``; this module adds what classification needs: the classes a fault may stand for,
+the final exception line, the model and field a message names, and the pattern match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from odoo_mcp.connection.errors import OdooRpcError, parse_traceback_tail
+from odoo_mcp.errors.patterns import ERROR_PATTERNS, ErrorPattern
+from odoo_mcp.errors.sanitize import TRACEBACK_HEAD
+
+__all__ = [
+    "USER_ERROR_FAMILY",
+    "ParsedError",
+    "PatternMatch",
+    "extract_context",
+    "fill",
+    "match_pattern",
+    "parse_rpc_error",
+]
+
+#: XML-RPC fault 2 (and legacy "warning -- UserError") carries any of these; the wire does not
+#: say which, so a pattern narrowed to one of them may still apply.
+USER_ERROR_FAMILY: Final = (
+    "odoo.exceptions.UserError",
+    "odoo.exceptions.ValidationError",
+    "odoo.exceptions.MissingError",
+    "odoo.exceptions.RedirectWarning",
+)
+
+# REQ-10-06 steps 3-4: where Odoo messages name a model or a field.
+_MODEL_RES: Final = (
+    re.compile(r"\bModel: '[^']*' \(([\w.]+)\)"),
+    re.compile(r"\(Record: ([\w.]+)\("),
+    re.compile(r"'[^'\n]*' \(([a-z_]\w*(?:\.\w+)+)\)"),
+    re.compile(r"\bmodel '([\w.]+)'", re.I),
+)
+_FIELD_RES: Final = (
+    re.compile(r"\bfield '([^'\n]*)' \((\w+)\)"),
+    re.compile(r"\bfields?[:\s]+'?(\w+)'?", re.I),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedError:
+    """REQ-10-13: an Odoo error reduced to its class, message and final exception line."""
+
+    error_class: str | None
+    candidates: tuple[str, ...]
+    message: str
+    final_line: str
+    traceback: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PatternMatch:
+    """The first pattern that matched, with its extracted groups (missing group = "")."""
+
+    pattern: ErrorPattern
+    groups: dict[str, str]
+
+
+def parse_rpc_error(exc: OdooRpcError) -> ParsedError:
+    """REQ-10-06: the error class and the message after it; REQ-10-13: the final line.
+
+    A message that itself holds a traceback (legacy XML-RPC) is reduced to its last line.
+    """
+    error_class, message = exc.error_class, exc.message.strip()
+    if TRACEBACK_HEAD in message:
+        parsed_class, message = parse_traceback_tail(message)
+        error_class = error_class or parsed_class
+    candidates: tuple[str, ...] = (error_class,) if error_class else ()
+    if error_class == "odoo.exceptions.UserError" and exc.protocol == "xmlrpc":
+        candidates = USER_ERROR_FAMILY
+    first_line = message.splitlines()[0] if message else ""
+    final_line = f"{error_class}: {first_line}" if error_class else first_line
+    return ParsedError(error_class, candidates, message, final_line, exc.traceback)
+
+
+def extract_context(message: str) -> dict[str, str]:
+    """REQ-10-06: the model and field a message names (e.g. "(sale.order)", "(partner_id)")."""
+    context: dict[str, str] = {}
+    for model_re in _MODEL_RES:
+        if found := model_re.search(message):
+            context["model"] = found[1]
+            break
+    labelled = _FIELD_RES[0].search(message)
+    if labelled is not None:
+        context["field_label"], context["field"] = labelled[1], labelled[2]
+    elif found := _FIELD_RES[1].search(message):
+        context["field"] = found[1]
+    return context
+
+
+def _applies(pattern: ErrorPattern, classes: Sequence[str]) -> bool:
+    """REQ-10a-02: skip a pattern whose class is not a substring of the caller's class."""
+    if not classes:
+        return not pattern.requires_class
+    wanted = pattern.error_classes
+    return not wanted or any(w in c for w in wanted for c in classes)
+
+
+def _group(found: re.Match[str], ref: int | tuple[int, ...]) -> str:
+    for index in (ref,) if isinstance(ref, int) else ref:
+        value = found[index] if index <= (found.re.groups or 0) else None
+        if value:
+            return value.strip()
+    return ""
+
+
+def match_pattern(
+    message: str,
+    classes: Sequence[str] = (),
+    patterns: Sequence[ErrorPattern] | None = None,
+) -> PatternMatch | None:
+    """REQ-10a-02: the first pattern, in list order, whose regex is found in the message."""
+    for pattern in ERROR_PATTERNS if patterns is None else patterns:
+        if not _applies(pattern, classes):
+            continue
+        found = pattern.regex.search(message)
+        if found is not None:
+            groups = {name: _group(found, ref) for name, ref in pattern.extract_groups.items()}
+            return PatternMatch(pattern, groups)
+    return None
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """REQ-10-12: fill a ``{placeholder}`` template; unknown placeholders render as ""."""
+    try:
+        text = template.format_map(_Blank(values))
+    except (IndexError, ValueError):  # a registered template with positional or bad braces
+        text = template
+    return re.sub(r"[ \t]{2,}", " ", text).strip()

@@ -1,0 +1,86 @@
+"""L2/10a extension: patterns for real Odoo 19 messages that the 28 L2 patterns do not reach.
+
+Every pattern here was written against a captured Odoo 19 answer (tests/fixtures/odoo19) and is
+added with :func:`register_pattern` — the extension path of REQ-10-12 — at the position its
+specificity needs. The 28 L2 patterns keep their relative order.
+"""
+
+# Regexes and templates are kept whole on one line, like patterns.py:
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+from odoo_mcp.errors.categories import ErrorCategory, ErrorCode
+from odoo_mcp.errors.patterns import ErrorPattern, register_pattern
+
+__all__ = ["ODOO19_PATTERN_IDS"]
+
+V, A, N, S = (
+    ErrorCategory.VALIDATION,
+    ErrorCategory.ACCESS,
+    ErrorCategory.NOT_FOUND,
+    ErrorCategory.STATE,
+)
+
+#: (pattern, id of the L2 pattern it goes before)
+_EXTRAS: tuple[tuple[ErrorPattern, str], ...] = (
+    # "Invalid field res.partner.no_such_field in condition ('no_such_field', '=', 1)"
+    (ErrorPattern("O19-VAL-002c", r"Invalid field ([\w.]+)\.(\w+) in condition", V, ErrorCode.INVALID_FIELD,
+        "The domain names field '{field}', which does not exist on {model}",
+        "Fix the domain: list the fields of '{model}' with odoo_core_fields_get, then retry odoo_core_search_read with a valid field.",
+        {"model": 1, "field": 2}), "VAL-003"),
+    # KeyError: 'no_such_field' (a write with an unknown field in vals). The bare message is
+    # just a word, so the pattern only runs when the class is known.
+    (ErrorPattern("O19-VAL-002k", r"\A'?(\w+)'?\Z", V, ErrorCode.INVALID_FIELD,
+        "Field '{field}' does not exist on {model}",
+        "Remove '{field}' from the values; list the fields of '{model}' with odoo_core_fields_get.",
+        {"field": 1}, "builtins.KeyError", requires_class=True), "VAL-003"),
+    # "BaseModel._read_format() got an unexpected keyword argument 'bogus_kwarg'"
+    (ErrorPattern("O19-VAL-006a", r"(\w+)\(\) got an unexpected keyword argument '(\w+)'", V, ErrorCode.INVALID_ARGUMENT,
+        "{function}() does not accept the argument '{argument}'",
+        "Remove '{argument}' from the call's keyword arguments; argument names differ between Odoo versions.",
+        {"function": 1, "argument": 2}, "TypeError"), "VAL-006"),
+    # "Invalid operator in condition ('name', 'bogus_op', 1)", "Domain() malformed domain [...]"
+    (ErrorPattern("O19-VAL-008", r"Invalid operator in condition|malformed domain|invalid item in domain", V, ErrorCode.INVALID_DOMAIN,
+        "The domain is not valid: {odoo_message}",
+        "Write the domain as a list of [field, operator, value] conditions with prefix '&', '|', '!' operators, e.g. [['name', 'ilike', 'acme']], and retry odoo_core_search_read.",
+        {}, "ValueError"), "ACC-001"),
+    # 'Invalid "order" specified (name; drop table x). A valid "order" specification is ...'
+    (ErrorPattern("O19-VAL-009", r"Invalid \"order\" specified", V, ErrorCode.INVALID_ORDER,
+        "The sort order is not valid",
+        "Give order as comma-separated field names, each optionally followed by asc or desc, e.g. 'name asc, id desc'.",
+        {}), "ACC-001"),
+    # "Private methods (such as 'res.partner._compute_display_name') cannot be called remotely."
+    (ErrorPattern("O19-ACC-005", r"Private methods \(such as '([\w.]+)\.(\w+)'\) cannot be called remotely", A, ErrorCode.PRIVATE_METHOD,
+        "Method {method} of {model} is private and cannot be called remotely",
+        "Methods whose name starts with '_' are private in Odoo. Call a public method with odoo_core_execute instead.",
+        {"model": 1, "method": 2}, "AccessError"), "NF-001"),
+    # "The method 'res.partner.no_such_method' does not exist" (AttributeError, JSON-2 404)
+    (ErrorPattern("O19-NF-003", r"The method '([\w.]+)\.(\w+)' does not exist", N, ErrorCode.METHOD_NOT_FOUND,
+        "Method {method} does not exist on model {model}",
+        "Check the method name; odoo_core_execute calls public model methods such as 'action_confirm'. Methods differ between Odoo versions and installed modules.",
+        {"model": 1, "method": 2}), "NF-002"),
+    # "You cannot modify the following readonly fields on a posted move: invoice_line_ids",
+    # "You cannot change the pricelist of a confirmed order !", "You cannot cancel a locked order."
+    (ErrorPattern("O19-ST-004", r"(?:cannot|can't|can not)\s+(modify|change|edit|write|cancel)\b.*?\b(posted|validated|confirmed|done|locked|cancell?ed)\b", S, ErrorCode.CANNOT_MODIFY_PROCESSED,
+        "Cannot {action} a {state} {model} record",
+        "The record is {state}. Reset it to draft first with odoo_core_execute (method 'action_draft', or unlock it), then modify it.",
+        {"action": 1, "state": 2}, "UserError"), "BIZ-001"),
+    # "The entry INV/2026/00010 (id 57) must be in draft.", "Some orders are not in a state
+    # requiring confirmation.", "Only posted/cancelled journal entries can be reset to draft."
+    (ErrorPattern("O19-ST-005", r"must be in (\w+)|not in a state requiring (\w+)|\bOnly ([\w/]+)\b[\w ]*? can be ([\w ]+)", S, ErrorCode.STATE_REQUIRED,
+        "The {model} record is not in the state this operation needs ({state}{action})",
+        "Read the record's 'state' with odoo_core_read; see the valid transitions in the resource odoo://model/{model}/states.",
+        {"state": (1, 3), "action": (2, 4)}, "UserError"), "BIZ-001"),
+    # psycopg2.OperationalError: ... FATAL:  database "nosuchdb" does not exist
+    (ErrorPattern("O19-CFG-001", r"database \"([^\"]+)\" does not exist", ErrorCategory.CONFIGURATION, ErrorCode.DATABASE_NOT_FOUND,
+        "The Odoo database '{database}' does not exist",
+        "The server is configured with a wrong database name. Report it to the user.",
+        {"database": 1}), "CONN-001"),
+)  # fmt: skip
+
+for _pattern, _before in _EXTRAS:
+    register_pattern(_pattern, before=_before)
+
+#: the ids of the patterns this module registers
+ODOO19_PATTERN_IDS = tuple(pattern.id for pattern, _ in _EXTRAS)
