@@ -27,21 +27,32 @@ def _imported_modules(package: Path) -> dict[str, set[str]]:
 
 
 def test_fake_odoo_never_imports_the_server() -> None:
+    server = {"odoo_mcp", "odoo_mcp_demo", "odoo_mcp_conformance"}
     offenders = {
-        module: names & {"odoo_mcp", "odoo_mcp_conformance"}
+        module: names & server
         for module, names in _imported_modules(SRC / "fake_odoo").items()
-        if names & {"odoo_mcp", "odoo_mcp_conformance"}
+        if names & server
     }
     assert offenders == {}
 
 
 def test_server_never_imports_the_fake() -> None:
+    # odoo_mcp_demo (``odoo-mcp demo``) joins the server to the fake; odoo_mcp.cli loads it by
+    # name only when that command runs, so no import statement of odoo_mcp names it.
+    forbidden = {"fake_odoo", "odoo_mcp_demo", "odoo_mcp_conformance"}
     offenders = {
-        module: names & {"fake_odoo", "odoo_mcp_conformance"}
+        module: names & forbidden
         for module, names in _imported_modules(SRC / "odoo_mcp").items()
-        if names & {"fake_odoo", "odoo_mcp_conformance"}
+        if names & forbidden
     }
     assert offenders == {}
+
+
+def test_the_demo_launcher_is_the_bridge() -> None:
+    # The one place that imports both; the kit still judges servers only through MCP.
+    imported = set().union(*_imported_modules(SRC / "odoo_mcp_demo").values())
+    assert {"odoo_mcp", "fake_odoo"} <= imported
+    assert "odoo_mcp_conformance" not in imported
 
 
 def test_the_scan_sees_imports() -> None:

@@ -1,0 +1,200 @@
+"""SPEC-01 / SPEC-11 §9-10: the ``odoo-mcp`` command: ``serve``, ``demo`` and ``check``.
+
+Configuration: command-line flags > environment variables > JSON file (``--config`` or
+``ODOO_MCP_CONFIG``) > defaults (REQ-11-27). An invalid configuration prints one line per
+problem on stderr and exits 2; a failed Odoo connection exits 1; nothing half-starts
+(REQ-11-29, REQ-01-15). Stdout belongs to the MCP stream in ``serve`` and ``demo``.
+
+``demo`` lives in the separate package ``odoo_mcp_demo`` (it needs the fake Odoo, which the
+server never imports: see tests/test_architecture.py) and is loaded by name at run time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
+
+import anyio
+
+from odoo_mcp.config import ConfigError, OdooMcpConfig, load_config
+from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.server import ALL_TOOLS, build_server, selected_tools
+
+__all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "main", "serve"]
+
+EXIT_FAILED: Final = 1
+EXIT_CONFIG: Final = 2
+#: flag -> config field (REQ-11-25 names); secrets are deliberately env/file only
+_FLAGS: Final[Mapping[str, str]] = {
+    "--odoo-url": "odoo_url",
+    "--odoo-db": "odoo_db",
+    "--odoo-username": "odoo_username",
+    "--odoo-protocol": "odoo_protocol",
+    "--transport": "transport",
+    "--host": "host",
+    "--port": "port",
+    "--mode": "mode",
+    "--model-allowlist": "model_allowlist",
+    "--model-blocklist": "model_blocklist",
+    "--write-allowlist": "write_allowlist",
+    "--enabled-toolsets": "enabled_toolsets",
+    "--disabled-toolsets": "disabled_toolsets",
+    "--log-level": "log_level",
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="PATH", help="JSON config file (or ODOO_MCP_CONFIG)")
+    for flag, field in _FLAGS.items():
+        common.add_argument(flag, dest=field, metavar=field.upper(), default=None)
+    common.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any configuration key of the reference, e.g. --set rate_limit_enabled=true",
+    )
+    parser = argparse.ArgumentParser(
+        prog="odoo-mcp",
+        description="MCP server for Odoo 14-19. Configure with ODOO_URL, ODOO_DB, "
+        "ODOO_USERNAME and ODOO_PASSWORD or ODOO_API_KEY (see the README).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("serve", parents=[common], help="serve MCP over stdio")
+    sub.add_parser(
+        "demo", parents=[common], help="serve MCP over stdio against a built-in fake Odoo"
+    )
+    sub.add_parser("check", parents=[common], help="validate the configuration and connect")
+    return parser
+
+
+def cli_overrides(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
+    """REQ-11-27: the values the user gave as flags, by field name; malformed ``--set``s."""
+    values: dict[str, object] = {
+        field: getattr(args, field) for field in _FLAGS.values() if getattr(args, field)
+    }
+    problems: list[str] = []
+    for item in args.settings:
+        key, sep, value = str(item).partition("=")
+        if not sep or not key.strip():
+            problems.append(f"--set {item!r}: expected KEY=VALUE")
+        else:
+            values[key.strip().lower()] = value
+    return values, problems
+
+
+def config_from_args(
+    args: argparse.Namespace,
+    environ: Mapping[str, str],
+    *,
+    fixed: Mapping[str, object] | None = None,
+) -> OdooMcpConfig:
+    """REQ-11-27/28: load and validate; ``fixed`` overrides everything (the demo's Odoo)."""
+    values, problems = cli_overrides(args)
+    try:
+        config = load_config({**values, **(fixed or {})}, environ=environ, config_path=args.config)
+    except ConfigError as exc:
+        raise ConfigError([*problems, *exc.problems]) from None
+    if problems:
+        raise ConfigError(problems)
+    if config.transport != "stdio":
+        raise ConfigError(
+            [f"transport ({config.transport!r}): only 'stdio' is available in this version"]
+        )
+    return config
+
+
+def report_config_error(exc: ConfigError) -> int:
+    """REQ-11-29: one clear line per problem, on stderr; exit status 2."""
+    count = len(exc.problems)
+    print(f"odoo-mcp: invalid configuration ({count} problem(s)):", file=sys.stderr)
+    for problem in exc.problems:
+        print(f"  - {problem}", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+def _connection_failed(config: OdooMcpConfig, exc: Exception) -> int:
+    """REQ-01-15: a connection failure at start-up exits non-zero with the reason."""
+    reason = exc.message if isinstance(exc, OdooError) else f"{type(exc).__name__}: {exc}"
+    url = config.describe()["odoo_url"]
+    print(f"odoo-mcp: cannot connect to Odoo at {url}: {reason}", file=sys.stderr)
+    return EXIT_FAILED
+
+
+def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
+    """REQ-01-14: config -> MCP server -> Odoo connection -> transport (stdio)."""
+    server = build_server(config, connection)  # configures logging (stderr) at log_level
+    if config.log_level != "debug":
+        # REQ-01-21: one line per HTTP request to Odoo is debug detail, not info
+        for name in ("httpx2", "httpx", "httpcore"):
+            logging.getLogger(name).setLevel(logging.WARNING)
+
+    async def run() -> int:
+        try:
+            await connection.connect()
+        except Exception as exc:
+            await connection.close()
+            return _connection_failed(config, exc)
+        await server.run_stdio_async()  # its lifespan closes the connection
+        return 0
+
+    return anyio.run(run)
+
+
+def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
+    """REQ-11-29: validate, connect, and show what a ``serve`` would expose."""
+
+    async def run() -> int:
+        try:
+            await connection.connect()
+        except Exception as exc:
+            await connection.close()
+            return _connection_failed(config, exc)
+        info = connection.get_connection_info()
+        await connection.close()
+        tools = [spec.name for spec in selected_tools(config, ALL_TOOLS)]
+        print(f"Odoo:     {config.describe()['odoo_url']} (database {info.database})")
+        print(f"version:  {info.odoo_version} ({info.edition})")
+        print(f"protocol: {info.protocol}")
+        print(f"user:     {info.username or '(API key)'} (uid {info.uid})")
+        print(f"mode:     {config.mode.value}")
+        print(f"tools ({len(tools)}):")
+        for name in tools:
+            print(f"  {name}")
+        return 0
+
+    return anyio.run(run)
+
+
+def _demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
+    launcher: Callable[..., int] = importlib.import_module("odoo_mcp_demo").run_demo
+    return launcher(args, environ)
+
+
+def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    """REQ-01-07: the ``odoo-mcp`` console script."""
+    args = _parser().parse_args(argv)
+    env: Mapping[str, str] = os.environ if environ is None else environ
+    try:
+        if args.command == "demo":
+            return _demo(args, env)
+        config = config_from_args(args, env)
+    except ConfigError as exc:
+        return report_config_error(exc)
+    connection = ConnectionManager(config.connection_settings())
+    runner: dict[str, Callable[[OdooMcpConfig, ConnectionManager], int]] = {
+        "serve": serve,
+        "check": check,
+    }
+    return runner[args.command](config, connection)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

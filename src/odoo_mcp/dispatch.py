@@ -1,0 +1,204 @@
+"""SPEC-10 §9 / SPEC-11 §7-8: the dispatcher around every tool handler.
+
+``tools/list`` answers the registered tools with the input model as inputSchema, the result
+model as outputSchema and all four annotation hints. ``tools/call``: look the tool up (unknown
+or hidden: JSON-RPC -32601), validate the arguments with its input model (-32602), rate limit
+per MCP session, run the handler, audit the call. Any other failure becomes a SPEC-10 error
+result with ``isError: true`` and no traceback (REQ-10-14/17).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from mcp.server import ServerRequestContext
+from mcp.shared.exceptions import MCPError
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+)
+from pydantic import BaseModel, ValidationError
+
+from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.errors import (
+    ErrorCategory,
+    error_tool_result,
+    internal_error,
+    invalid_params_error,
+    log_error,
+    unknown_tool_error,
+)
+from odoo_mcp.safety import AuditLogger, Operation, RateLimiter, annotations_for
+from odoo_mcp.safety.modes import operation_of_method
+from odoo_mcp.tools.context import ToolContext, ToolSpec
+
+__all__ = ["AnySpec", "ToolDispatcher", "session_key", "tool_definition"]
+
+logger = logging.getLogger("odoo_mcp.server")
+
+AnySpec = ToolSpec[Any, Any]
+_NAMED_OPERATIONS: Final[Mapping[str, Operation]] = {
+    "odoo_core_create": Operation.CREATE,
+    "odoo_core_write": Operation.WRITE,
+    "odoo_core_unlink": Operation.UNLINK,
+}
+
+
+def session_key(ctx: ServerRequestContext[Any, Any]) -> str:
+    """REQ-11-20: the MCP session a call belongs to, for per-session rate limits.
+
+    The SDK builds a new session proxy per message, so the key is the ``Mcp-Session-Id`` header
+    on HTTP; a stdio (or in-process) server has exactly one client.
+    """
+    request = ctx.request
+    headers = getattr(request, "headers", None)
+    if headers is not None:
+        found = headers.get("mcp-session-id")
+        if found:
+            return str(found)
+    return "stdio"
+
+
+def _operation(spec: AnySpec, params: BaseModel) -> Operation:
+    """REQ-11-22: the operation an invocation stands for, which decides if it is audited."""
+    if spec.name == "odoo_core_execute":
+        return operation_of_method(str(getattr(params, "method", "")))
+    if spec.name in _NAMED_OPERATIONS:
+        return _NAMED_OPERATIONS[spec.name]
+    return Operation.READ if spec.kind == "read" else Operation.EXECUTE
+
+
+def _result_id(result: BaseModel | None) -> int | list[int] | None:
+    """REQ-11-23: ``result_id`` of a create: the new id(s) the result model carries."""
+    for name in ("id", "ids"):
+        value = getattr(result, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, list) and all(isinstance(item, int) for item in value):
+            return list(value)
+    return None
+
+
+def tool_definition(spec: AnySpec) -> Tool:
+    """REQ-11-17: a tool as listed: input model as inputSchema, result model as outputSchema,
+    all four annotation hints explicit (decision 5)."""
+    return Tool(
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        input_schema=spec.input_model.model_json_schema(),
+        output_schema=spec.result_model.model_json_schema(mode="serialization"),
+        annotations=annotations_for(spec.name),
+    )
+
+
+class ToolDispatcher:
+    """REQ-10-16/17: the ``tools/list`` and ``tools/call`` handlers around the tool handlers."""
+
+    def __init__(
+        self,
+        specs: Iterable[AnySpec],
+        context: ToolContext,
+        *,
+        limiter: RateLimiter,
+        audit: AuditLogger,
+        connection: ConnectionManager,
+    ) -> None:
+        self.specs: dict[str, AnySpec] = {spec.name: spec for spec in specs}
+        self.definitions = [tool_definition(spec) for spec in self.specs.values()]
+        self.context = context
+        self.limiter = limiter
+        self.audit = audit
+        self.connection = connection
+
+    def input_schema(self, name: str) -> dict[str, Any] | None:
+        """REQ-10-16: the schema the SDK may check header parameters against."""
+        spec = self.specs.get(name)
+        return None if spec is None else spec.input_model.model_json_schema()
+
+    async def list_tools(
+        self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams
+    ) -> ListToolsResult:
+        """REQ-11-05: only the tools registered for this mode and these toolsets are listed."""
+        return ListToolsResult(tools=list(self.definitions))
+
+    async def call_tool(
+        self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
+    ) -> CallToolResult:
+        """REQ-10-16: unknown or hidden tool -32601, invalid arguments -32602, a server bug
+        -32603; REQ-10-17: Odoo and safety errors are tool results with ``isError: true``."""
+        spec = self.specs.get(params.name)
+        if spec is None:
+            # decision 13: a tool hidden by the mode (REQ-11-05) is an unknown tool
+            raise unknown_tool_error(params.name, self.specs)
+        try:
+            arguments = spec.input_model.model_validate(params.arguments or {})
+        except ValidationError as exc:
+            raise invalid_params_error(spec.name, exc) from None
+        return await self._run(spec, arguments, session_key(ctx))
+
+    async def _run(self, spec: AnySpec, params: BaseModel, session: str) -> CallToolResult:
+        """REQ-11-20 rate limit, REQ-11-22 audit, REQ-10-14 no traceback in the result."""
+        model = getattr(params, "model", None)
+        model = model if isinstance(model, str) else None
+        started = time.perf_counter()
+        result: BaseModel | None = None
+        try:
+            self.limiter.check(session, spec.kind)
+            result = await spec.handler(self.context, params)
+        except MCPError:
+            raise
+        except Exception as exc:
+            response, error_result = error_tool_result(exc, model=model, method=spec.name)
+            self._audit(spec, params, session, model, started, success=False, result=None)
+            if response.category is ErrorCategory.UNKNOWN and not isinstance(exc, OdooError):
+                # REQ-10-16: a bug of the server, not an Odoo error: -32603, details in the log
+                logger.error("tool %s failed unexpectedly", spec.name, exc_info=exc)
+                raise internal_error(exc) from None
+            log_error(response, model=model, method=spec.name, kwargs=_arguments(params))
+            return error_result
+        self._audit(spec, params, session, model, started, success=True, result=result)
+        payload = result.model_dump(mode="json", by_alias=True)
+        return CallToolResult(
+            content=[TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
+            structured_content=payload,
+        )
+
+    def _audit(
+        self,
+        spec: AnySpec,
+        params: BaseModel,
+        session: str,
+        model: str | None,
+        started: float,
+        *,
+        success: bool,
+        result: BaseModel | None,
+    ) -> None:
+        """REQ-11-22/23: one audit line per invocation of a logged kind."""
+        try:
+            self.audit.record(
+                session_id=session,
+                tool=spec.name,
+                model=model,
+                operation=_operation(spec, params),
+                values=_arguments(params),
+                success=success,
+                duration_ms=(time.perf_counter() - started) * 1000.0,
+                odoo_uid=self.connection.uid,
+                result_id=_result_id(result),
+            )
+        except Exception:  # the call happened; a broken audit line must not change its answer
+            logger.exception("audit record for %s failed", spec.name)
+
+
+def _arguments(params: BaseModel) -> dict[str, object]:
+    return params.model_dump(mode="json", exclude_none=True)

@@ -1,0 +1,140 @@
+"""SPEC-01 / SPEC-10 §9 / SPEC-11: the MCP server wiring, and nothing else.
+
+``build_server(config, connection)`` returns an ``MCPServer`` whose ``tools/list`` and
+``tools/call`` are answered by a :class:`ToolDispatcher` registered as the low-level handlers
+(the SDK's defaults would answer an unknown tool with a result, not -32601, and would build
+schemas from function signatures instead of the tools' input and result models).
+
+One tool call (ARCHITECTURE "data flow"): look the tool up (unknown or hidden: -32601), validate
+the arguments with its input model (-32602), rate limit per MCP session, run the handler, audit
+the call; any exception becomes a SPEC-10 error result with ``isError: true`` and no traceback.
+The tools themselves (``odoo_mcp.tools``) never see MCP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from functools import partial
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Final
+
+from mcp.server import MCPServer, NotificationOptions
+from mcp.types import CallToolRequestParams, PaginatedRequestParams
+
+from odoo_mcp.config import OdooMcpConfig
+from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.dispatch import AnySpec, ToolDispatcher
+from odoo_mcp.formatting import FormatOptions
+from odoo_mcp.registry import ModelRegistry
+from odoo_mcp.safety import AuditLogger, RateLimiter
+from odoo_mcp.tools import core_meta, core_models, core_read
+from odoo_mcp.tools.context import ToolContext
+
+__all__ = [
+    "ALL_TOOLS",
+    "SERVER_NAME",
+    "build_server",
+    "selected_tools",
+    "server_version",
+]
+
+SERVER_NAME: Final = "odoo-mcp"
+INSTRUCTIONS: Final = (
+    "Access to an Odoo ERP. Start with odoo_core_list_models and odoo_core_fields_get, then "
+    "search with odoo_core_search_read. Errors come back as JSON with a suggestion."
+)
+#: SPEC-04: every tool of the server, one line per tools module (core_write and core_execute
+#: join here when they land).
+ALL_TOOLS: Final[tuple[AnySpec, ...]] = (
+    *core_read.TOOLS,
+    *core_meta.TOOLS,
+    *core_models.TOOLS,
+)
+
+
+def toolset_of(tool: str) -> str:
+    """REQ-11-25: a tool's toolset is the middle part of ``odoo_<toolset>_<action>``."""
+    parts = tool.split("_")
+    return parts[1] if len(parts) > 2 and parts[0] == "odoo" else tool
+
+
+def selected_tools(config: OdooMcpConfig, specs: Iterable[AnySpec]) -> list[AnySpec]:
+    """REQ-11-04/05: the tools registered: visible in the mode, in an enabled toolset
+    (``enabled_toolsets`` empty means all) and not in a disabled one."""
+    policy = config.safety_policy()
+    enabled, disabled = set(config.enabled_toolsets), set(config.disabled_toolsets)
+    return [
+        spec
+        for spec in specs
+        if policy.is_tool_visible(spec.name)
+        and (not enabled or toolset_of(spec.name) in enabled)
+        and toolset_of(spec.name) not in disabled
+    ]
+
+
+def server_version() -> str:
+    """REQ-01-17: the server version is the package's (pyproject)."""
+    try:
+        return version("odoo-mcp")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+        return "0.0.0"
+
+
+def build_server(
+    config: OdooMcpConfig,
+    connection: ConnectionManager,
+    *,
+    tools: Sequence[AnySpec] | None = None,
+) -> MCPServer[dict[str, Any]]:
+    """REQ-01-14: the MCP server of one configuration and one Odoo connection.
+
+    REQ-11-04/05: only the tools visible in the mode (and in the enabled toolsets) are
+    registered. The lifespan connects to Odoo before the first request is served
+    (REQ-01-15: a failure stops the start) and closes the connection at the end.
+    """
+    policy = config.safety_policy()
+    specs = selected_tools(config, ALL_TOOLS if tools is None else tools)
+    context = ToolContext(
+        odoo=connection,
+        registry=ModelRegistry(connection),
+        policy=policy,
+        formatting=FormatOptions(
+            strip_html=config.strip_html, normalize_many2one=config.normalize_many2one
+        ),
+        search_default_limit=config.search_default_limit,
+        search_max_limit=config.search_max_limit,
+    )
+    dispatcher = ToolDispatcher(
+        specs,
+        context,
+        limiter=RateLimiter(config.rate_limits()),
+        audit=AuditLogger(config.audit_settings()),
+        connection=connection,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_server: MCPServer[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+        await connection.connect()  # a no-op when the CLI connected already
+        try:
+            yield {"dispatcher": dispatcher}
+        finally:
+            await connection.close()
+
+    server: MCPServer[dict[str, Any]] = MCPServer(
+        SERVER_NAME,
+        version=server_version(),
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        log_level=config.log_level.upper(),  # type: ignore[arg-type]
+        warn_on_duplicate_tools=False,
+    )
+    low = server._lowlevel_server
+    low.add_request_handler("tools/list", PaginatedRequestParams, dispatcher.list_tools)
+    low.add_request_handler("tools/call", CallToolRequestParams, dispatcher.call_tool)
+    low.get_tool_input_schema = dispatcher.input_schema
+    # REQ-01-17: tools.listChanged true (the SDK has no public knob for it)
+    low.create_initialization_options = partial(  # type: ignore[method-assign]
+        low.create_initialization_options, NotificationOptions(tools_changed=True)
+    )
+    return server

@@ -1,0 +1,74 @@
+"""``odoo-mcp demo``: the reference server against the fake Odoo 19.0 with its demo data.
+
+The only package that imports both ``odoo_mcp`` and ``fake_odoo``: the server never depends on
+the fake (tests/test_architecture.py), and ``odoo_mcp.cli`` loads this module by name only when
+the ``demo`` command runs. The fake runs in process (an ASGI transport, no port); the server
+honours the whole configuration (mode, lists, limits, toolsets) except the Odoo connection,
+which is always the fake's admin with its API key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+from fake_odoo.demo import ADMIN_API_KEY
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
+from odoo_mcp.cli import config_from_args, serve
+from odoo_mcp.config import ENV_VARS
+from odoo_mcp.connection import ConnectionManager
+
+__all__ = ["DEMO_VERSION", "client_snippet", "run_demo"]
+
+DEMO_VERSION: Final = "19.0"
+#: the connection settings the demo replaces, whatever the environment says
+_CONNECTION_FIELDS: Final = (
+    "odoo_url", "odoo_db", "odoo_username", "odoo_password", "odoo_api_key", "odoo_protocol",
+    "odoo_verify_ssl", "odoo_ca_cert",
+)  # fmt: skip
+
+
+def client_snippet(argv0: str | None = None) -> dict[str, object]:
+    """The ``mcpServers`` entry that launches this demo (claude_desktop_config / mcp.json)."""
+    launcher = Path(argv0 if argv0 is not None else sys.argv[0])
+    if launcher.name == "odoo-mcp" and launcher.exists():
+        entry: dict[str, object] = {"command": str(launcher.absolute()), "args": ["demo"]}
+    else:
+        entry = {"command": sys.executable, "args": ["-m", "odoo_mcp", "demo"]}
+    return {"mcpServers": {"odoo-demo": entry}}
+
+
+def _without_connection(environ: Mapping[str, str]) -> dict[str, str]:
+    names = {variable for field in _CONNECTION_FIELDS for variable in ENV_VARS[field]}
+    return {key: value for key, value in environ.items() if key.upper() not in names}
+
+
+def run_demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
+    """REQ-11-27: the configuration of ``serve`` with the fake Odoo as the connection."""
+    fake = FakeOdoo(DEMO_VERSION)
+    # the fake imitates Odoo's own log lines (e.g. XML-RPC deprecation): noise in a demo
+    logging.getLogger("odoo").setLevel(logging.ERROR)
+    fixed = {
+        "odoo_url": IN_PROCESS_URL,
+        "odoo_db": fake.database_name,
+        "odoo_username": "admin",
+        "odoo_api_key": ADMIN_API_KEY,
+    }
+    config = config_from_args(args, _without_connection(environ), fixed=fixed)
+    transport = FakeOdooTransport(app=fake.app)
+    connection = ConnectionManager(config.connection_settings(), transport=transport)
+    print(
+        f"odoo-mcp demo: MCP on stdio against a fake Odoo {DEMO_VERSION} with demo data "
+        f"(in process, logged in as admin; mode {config.mode.value}).\n"
+        "Add it to an MCP client (claude_desktop_config.json, .vscode/mcp.json, ...):\n"
+        + json.dumps(client_snippet(), indent=2),
+        file=sys.stderr,
+        flush=True,
+    )
+    return serve(config, connection)
