@@ -6,11 +6,8 @@ round trips (name_get is ``name_get`` up to 16 and a ``read`` of display_name fr
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-
 import pytest
 from pydantic import ValidationError
-from read_tools_env import VERSIONS, tool_context
 
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.safety import SafetyError
@@ -26,30 +23,6 @@ from odoo_mcp.tools.core_meta import (
 )
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(scope="module")
-def fakes() -> dict[str, FakeOdoo]:
-    return {version: FakeOdoo(version) for version in VERSIONS}
-
-
-@pytest.fixture(params=VERSIONS)
-def fake(fakes: dict[str, FakeOdoo], request: pytest.FixtureRequest) -> Iterator[FakeOdoo]:
-    handle = fakes[request.param]
-    yield handle
-    handle.clear_faults()
-
-
-@pytest.fixture
-async def ctx(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
-    async with tool_context(fake) as context:
-        yield context
-
-
-@pytest.fixture
-async def demo(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
-    async with tool_context(fake, login="demo") as context:
-        yield context
 
 
 # -- odoo_core_fields_get --------------------------------------------------------------------

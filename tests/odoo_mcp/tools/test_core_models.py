@@ -7,10 +7,8 @@ left out. Until the fake serves ``ir.model.access`` the listing takes its fallba
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-from read_tools_env import VERSIONS, tool_context
+from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.safety import SafetyPolicy
@@ -19,28 +17,6 @@ from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
 from odoo_mcp.tools.core_models import TOOLS, ListModelsInput, list_models
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(scope="module")
-def fakes() -> dict[str, FakeOdoo]:
-    return {version: FakeOdoo(version) for version in VERSIONS}
-
-
-@pytest.fixture(params=VERSIONS)
-def fake(fakes: dict[str, FakeOdoo], request: pytest.FixtureRequest) -> FakeOdoo:
-    return fakes[request.param]
-
-
-@pytest.fixture
-async def ctx(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
-    async with tool_context(fake) as context:
-        yield context
-
-
-@pytest.fixture
-async def demo(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
-    async with tool_context(fake, login="demo") as context:
-        yield context
 
 
 def _acl_model_present(fake: FakeOdoo) -> bool:

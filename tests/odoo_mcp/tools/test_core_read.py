@@ -6,12 +6,11 @@ proves what reached Odoo: nothing when a check refuses, one call once metadata i
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from read_tools_env import VERSIONS, tool_context
+from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.connection import OdooRpcError
@@ -28,30 +27,6 @@ from odoo_mcp.tools.core_read import (
 )
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(scope="module")
-def fakes() -> dict[str, FakeOdoo]:
-    return {version: FakeOdoo(version) for version in VERSIONS}
-
-
-@pytest.fixture(params=VERSIONS)
-def fake(fakes: dict[str, FakeOdoo], request: pytest.FixtureRequest) -> Iterator[FakeOdoo]:
-    handle = fakes[request.param]
-    yield handle
-    handle.clear_faults()
-
-
-@pytest.fixture
-async def ctx(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
-    async with tool_context(fake) as context:
-        yield context
-
-
-@pytest.fixture
-async def demo(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
-    async with tool_context(fake, login="demo") as context:
-        yield context
 
 
 def _search(**values: Any) -> SearchReadInput:
