@@ -12,7 +12,7 @@ from typing import Any
 
 from fake_odoo.models.account import ACCOUNT_MANAGER, INVOICING, POSTED_DELETE, SALESMAN
 from fake_odoo.models.common import add_days, to_date, vals_batch
-from fake_odoo.orm import access, api, fields
+from fake_odoo.orm import api, fields
 from fake_odoo.orm.access import has_group
 from fake_odoo.orm.exceptions import AccessError, UserError
 from fake_odoo.orm.model import Model, Rule
@@ -198,11 +198,10 @@ class AccountMove(Model):
             )
         return super().write(vals)
 
-    def unlink(self) -> Any:
-        access.check_acl(self, "unlink")  # before the @api.ondelete rules, as in Odoo
+    @api.ondelete(at_uninstall=False)
+    def _unlink_forbid_parts_of_chain(self) -> None:
         if any(move.state == "posted" for move in self.sudo()):
             raise UserError(POSTED_DELETE)
-        return super().unlink()
 
     # -- actions ------------------------------------------------------------------------------
     def action_post(self) -> bool:

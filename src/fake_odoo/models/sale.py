@@ -16,7 +16,7 @@ from fake_odoo.models.common import add_days, next_number, vals_batch
 from fake_odoo.models.sale_actions import SaleOrderActions
 from fake_odoo.models.sale_invoice_wizard import SaleOrderInvoicing
 from fake_odoo.models.sale_line import INVOICE_STATUS
-from fake_odoo.orm import access, api, fields
+from fake_odoo.orm import api, fields
 from fake_odoo.orm.exceptions import UserError
 from fake_odoo.orm.model import Rule
 
@@ -326,13 +326,11 @@ class SaleOrder(SaleOrderInvoicing, SaleOrderActions):
             )
         return super().write(vals)
 
-    def unlink(self) -> Any:
-        # Odoo checks the access rights before its @api.ondelete business rules.
-        access.check_acl(self, "unlink")
+    @api.ondelete(at_uninstall=False)
+    def _unlink_except_draft_or_cancel(self) -> None:
         for order in self.sudo():
             if order.state not in ("draft", "cancel"):
                 raise UserError(
                     "You can not delete a sent quotation or a confirmed sales order."
                     " You must first cancel it."
                 )
-        return super().unlink()

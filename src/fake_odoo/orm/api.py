@@ -52,3 +52,21 @@ def private(method: F) -> F:
 def is_private(method: Any) -> bool:
     func = getattr(method, "__func__", method)
     return bool(getattr(func, "_api_private", False))
+
+
+def ondelete(*, at_uninstall: bool) -> Callable[[F], F]:
+    """Mark a business rule run by ``unlink`` after the access checks (Odoo's ``@api.ondelete``).
+
+    ``at_uninstall`` is kept for Odoo's signature; the fake has no module uninstallation.
+    """
+
+    def decorate(method: F) -> F:
+        method._ondelete = True  # type: ignore[attr-defined]
+        return method
+
+    return decorate
+
+
+def is_ondelete(method: Any) -> bool:
+    func = getattr(method, "__func__", method)
+    return bool(getattr(func, "_ondelete", False))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from fake_odoo.orm import access
 from fake_odoo.orm import convert as C
 from fake_odoo.orm import fields as F
-from fake_odoo.orm.api import constrained_fields
+from fake_odoo.orm.api import constrained_fields, is_ondelete
 from fake_odoo.orm.exceptions import (
     ForeignKeyViolation,
     MissingError,
@@ -273,6 +273,18 @@ def _constraint_methods(cls: type) -> list[tuple[str, frozenset[str]]]:
 _CONSTRAINTS: dict[type, list[tuple[str, frozenset[str]]]] = {}
 
 
+def _ondelete_methods(cls: type) -> list[str]:
+    """The ``@api.ondelete`` methods of a model class (cached, as the constraints are)."""
+    cached = _ONDELETE.get(cls)
+    if cached is None:
+        cached = [name for name in dir(cls) if is_ondelete(getattr(cls, name, None))]
+        _ONDELETE[cls] = cached
+    return cached
+
+
+_ONDELETE: dict[type, list[str]] = {}
+
+
 def _check_python(records: BaseModel, touched: set[str] | None) -> None:
     parent = records._parent_name
     field = records._fields.get(parent)
@@ -300,6 +312,9 @@ def unlink(records: BaseModel) -> bool:
     access.check_acl(records, "unlink")
     check_existing(records)
     access.check_rules(records, "unlink")
+    # Odoo runs its @api.ondelete business rules only once the rights are known to allow it.
+    for name in _ondelete_methods(type(records)):
+        getattr(records, name)()
     env, db = records.env, records.env.db
     doomed = set(records._ids)
     for model_name, cls in env.registry.items():

@@ -73,3 +73,17 @@ def test_demo_user_rights() -> None:
         call(5, "ir.config_parameter", "search", [])
     with pytest.raises(AccessError, match=re.escape("post an invoice")):
         call(5, "account.move", "action_post", call(5, "account.move", "search", [], limit=1))
+
+
+def test_unlink_checks_rights_before_business_rules() -> None:
+    # Odoo's @api.ondelete rules run after the ACL: the demo user, who may not delete orders,
+    # hears about the rights, the administrator about the order's state.
+    call = make_call()
+    order = call(5, "sale.order", "create", {"partner_id": 15, "user_id": 5})
+    assert call(5, "sale.order", "action_confirm", [order]) is True
+    with pytest.raises(AccessError, match="not allowed to delete 'Sales Order'"):
+        call(5, "sale.order", "unlink", [order])
+    with pytest.raises(UserError, match="You can not delete a sent quotation") as refused:
+        call(2, "sale.order", "unlink", [order])
+    assert not isinstance(refused.value, AccessError)
+    assert call(2, "sale.order", "search_count", [["id", "=", order]]) == 1
