@@ -28,7 +28,7 @@ from odoo_mcp.dispatch import AnySpec, ToolDispatcher
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety import AuditLogger, RateLimiter
-from odoo_mcp.tools import core_meta, core_models, core_read
+from odoo_mcp.tools import core_execute, core_meta, core_models, core_read, core_write
 from odoo_mcp.tools.context import ToolContext
 
 __all__ = [
@@ -44,12 +44,13 @@ INSTRUCTIONS: Final = (
     "Access to an Odoo ERP. Start with odoo_core_list_models and odoo_core_fields_get, then "
     "search with odoo_core_search_read. Errors come back as JSON with a suggestion."
 )
-#: SPEC-04: every tool of the server, one line per tools module (core_write and core_execute
-#: join here when they land).
+#: SPEC-04: every tool of the server, one line per tools module.
 ALL_TOOLS: Final[tuple[AnySpec, ...]] = (
     *core_read.TOOLS,
     *core_meta.TOOLS,
     *core_models.TOOLS,
+    *core_write.TOOLS,
+    *core_execute.TOOLS,
 )
 
 

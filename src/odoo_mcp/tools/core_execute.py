@@ -1,0 +1,204 @@
+"""SPEC-04 §3.8: odoo_core_execute, the generic escape hatch for any public model method.
+
+Checks before any Odoo call, in this order: the method (private ``_`` names and the method
+blocklist, REQ-04-26 / REQ-11-15/16), then the mode and model lists for the operation the
+method stands for (``operation_of_method``: decision 1 lets only read methods through in
+readonly mode, decision 20 asks the write allowlist for any other method in restricted mode,
+decision 2 refuses every changing call on ``res.users``), then blocked fields named in the
+arguments (values, field lists, domain leaves; REQ-11-14, decision 11). One Odoo call follows.
+
+The answer is either an action summary (REQ-04-27) or the value. A None result is a success:
+over XML-RPC it arrives as the "cannot marshal None" fault after the method ran and committed
+(decision 15), and the result says so, so that the caller does not repeat the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, Final, Literal
+
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
+
+from odoo_mcp.connection import CallOutcome
+from odoo_mcp.safety import Operation
+from odoo_mcp.safety.modes import operation_of_method
+from odoo_mcp.tools.context import ToolContext, ToolSpec
+from odoo_mcp.tools.core_actions import ActionSummary, is_action, summarize_action
+from odoo_mcp.tools.core_common import InputModel, ModelName, OdooContext, ResultModel
+
+__all__ = ["NO_KWARGS_METHODS", "TOOLS", "ExecuteInput", "ExecuteResult", "execute"]
+
+#: REQ-04-26: methods that take no keyword arguments; any given are stripped (verbatim list).
+NO_KWARGS_METHODS: Final = frozenset(
+    {
+        "action_cancel", "action_confirm", "action_draft", "action_done",
+        "action_lock", "action_unlock", "button_validate", "button_draft",
+        "button_cancel", "button_confirm", "action_post", "action_open",
+        "action_set_draft", "action_quotation_send", "action_view_invoice",
+        "copy", "name_get", "name_search", "read", "search", "search_read",
+        "search_count", "fields_get", "default_get", "onchange",
+    }
+)  # fmt: skip
+
+NULL_FROM_XMLRPC_NOTE: Final = (
+    "The method ran and its changes are saved. It returns None, which XML-RPC cannot carry, "
+    "so Odoo answered with a 'cannot marshal None' fault: that is a success. Do not call it "
+    "again; read the record to see its new state."
+)
+NULL_NOTE: Final = (
+    "The method ran and returned nothing (None): that is a success. Read the record to see "
+    "its new state."
+)
+
+
+class ExecuteInput(InputModel):
+    """REQ-04-25: the inputSchema of odoo_core_execute."""
+
+    model: ModelName
+    method: str = Field(
+        description="Method to call (e.g., 'action_confirm', 'button_validate', 'copy')"
+    )
+    args: list[Any] = Field(
+        default=[],
+        description="Positional arguments. First argument is typically a list of record IDs.",
+    )
+    kwargs: dict[str, Any] = Field(
+        default={}, description="Keyword arguments passed to the method."
+    )
+    context: OdooContext = None
+
+
+class ExecuteResult(ResultModel):
+    """REQ-04-27: an action summary, or the value the method returned."""
+
+    result_type: Literal["action", "value"]
+    action: ActionSummary | None = Field(default=None, exclude_if=lambda value: value is None)
+    result: Any = Field(
+        default=None,
+        description="The method's return value (null when it returned None); absent for actions.",
+    )
+    note: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    warnings: list[str] | None = Field(default=None, exclude_if=lambda value: value is None)
+
+    # No return annotation on purpose: with one, pydantic would replace the outputSchema
+    # derived from the fields by the annotation's schema.
+    @model_serializer(mode="wrap")
+    def _drop_result_of_actions(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        """REQ-04-27: an action answer carries the summary only; a value keeps ``result``
+        even when it is null (decision 15)."""
+        data = handler(self)
+        if self.result_type == "action" and isinstance(data, dict):
+            data.pop("result", None)
+        return data
+
+
+def _named_fields(value: object) -> Iterator[str]:
+    """Field names an argument names: dict keys, domain leaves, lists of field names."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str):
+                yield key
+            yield from _named_fields(item)
+    elif isinstance(value, list | tuple):
+        if len(value) == 3 and isinstance(value[0], str) and isinstance(value[1], str):
+            yield value[0]  # a domain leaf [field, operator, value]
+        for item in value:
+            if isinstance(item, str):
+                yield item
+            else:
+                yield from _named_fields(item)
+
+
+def _check_fields(ctx: ToolContext, model: str, operation: Operation, params: ExecuteInput) -> None:
+    """REQ-11-14: a blocked field named anywhere in the arguments is refused (decision 11)."""
+    # Top-level strings are plain arguments (a name_search text), not field names.
+    named = [name for arg in params.args if not isinstance(arg, str) for name in _named_fields(arg)]
+    named += _named_fields(params.kwargs)
+    blocked = [name for name in dict.fromkeys(named) if ctx.policy.is_field_blocked(model, name)]
+    if not blocked:
+        return
+    if operation in (Operation.READ, Operation.SEARCH):
+        ctx.policy.check_read_fields(model, blocked)
+    else:
+        ctx.policy.check_values(model, dict.fromkeys(blocked))
+
+
+def _strip_blocked(ctx: ToolContext, model: str, value: Any) -> Any:
+    """REQ-11-14: blocked fields never leave the server, whatever the method returned."""
+    if isinstance(value, dict):
+        return {
+            key: _strip_blocked(ctx, model, item)
+            for key, item in value.items()
+            if not (isinstance(key, str) and ctx.policy.is_field_blocked(model, key))
+        }
+    if isinstance(value, list):
+        return [_strip_blocked(ctx, model, item) for item in value]
+    return value
+
+
+def _call_arguments(
+    params: ExecuteInput,
+) -> tuple[dict[str, Any], dict[str, Any] | None, list[str]]:
+    """REQ-04-26: kwargs of NO_KWARGS_METHODS are stripped (an inline context is kept)."""
+    kwargs = dict(params.kwargs)
+    context = dict(params.context) if params.context is not None else None
+    inline = kwargs.pop("context", None)
+    if isinstance(inline, Mapping):
+        context = {**inline, **(context or {})}
+    if params.method not in NO_KWARGS_METHODS or not kwargs:
+        return kwargs, context, []
+    dropped = ", ".join(sorted(kwargs))
+    warning = (
+        f"'{params.method}' takes no keyword arguments: {dropped} ignored. Pass such values "
+        "positionally in args instead."
+    )
+    return {}, context, [warning]
+
+
+def _result(ctx: ToolContext, model: str, outcome: CallOutcome) -> ExecuteResult:
+    value = outcome.result
+    if is_action(value):
+        return ExecuteResult(result_type="action", action=summarize_action(value))
+    if value is None:
+        note = NULL_FROM_XMLRPC_NOTE if outcome.null_from_marshal_fault else NULL_NOTE
+        return ExecuteResult(result_type="value", result=None, note=note)
+    return ExecuteResult(result_type="value", result=_strip_blocked(ctx, model, value))
+
+
+async def execute(ctx: ToolContext, params: ExecuteInput) -> ExecuteResult:
+    """REQ-04-25: run any public method of a model; the generic escape hatch.
+
+    REQ-04-26: private and blocked methods refused, mode checked, NO_KWARGS_METHODS stripped.
+    REQ-04-27: an action dictionary comes back summarized, a plain value as it is.
+    REQ-11-14: blocked fields are refused in the arguments and dropped from the result.
+    """
+    model, method = params.model, params.method
+    ctx.policy.check_execute(model, method)
+    operation = operation_of_method(method)
+    _check_fields(ctx, model, operation, params)
+    kwargs, context, warnings = _call_arguments(params)
+    outcome = await ctx.odoo.call(model, method, list(params.args), kwargs or None, context)
+    result = _result(ctx, model, outcome)
+    if warnings:
+        result.warnings = warnings
+    return result
+
+
+TOOLS: list[ToolSpec[Any, Any]] = [
+    ToolSpec(
+        name="odoo_core_execute",
+        title="Execute a model method",
+        description="Call a public method of an Odoo model, e.g. action_confirm on sale.order "
+        "(args [[order_id]]), button_validate on stock.picking, action_post on account.move. "
+        "The first positional argument is usually the list of record ids. Methods starting "
+        "with '_' are refused; in readonly mode only read methods (read, search, search_read, "
+        "search_count, fields_get, default_get, name_get, name_search, read_group, "
+        "check_access_rights, check_access_rule) are allowed. When the method opens a wizard "
+        "the result is an action summary that says how to finish: create the wizard with the "
+        "action's context and call its confirming method. A null result is a success.",
+        input_model=ExecuteInput,
+        result_model=ExecuteResult,
+        handler=execute,
+        kind="write",
+    ),
+]
