@@ -1,0 +1,86 @@
+"""``odoo-mcp-conformance``: run the kit against a target, or print the traceability report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def _run(args: argparse.Namespace) -> int:
+    from odoo_mcp_conformance.runner import run_kit
+
+    report = run_kit(
+        Path(args.target),
+        Path(args.report_dir),
+        baseline_path=Path(args.baseline) if args.baseline else None,
+        strict=args.strict,
+        odoo_version=args.odoo_version,
+        features=Path(args.features) if args.features else None,
+        select=args.select,
+        fake_url=args.fake_url,
+        quiet=args.quiet,
+    )
+    counts = ", ".join(f"{n} {status}" for status, n in report.requirement_counts.items())
+    print(f"\n{report.target}: requirements {counts}")
+    scenario_counts = ", ".join(f"{n} {o}" for o, n in report.scenario_counts.items())
+    print(f"{report.target}: scenarios {scenario_counts}")
+    for req_id in report.warnings:
+        print(f"warning: SHOULD requirement {req_id} fails")
+    for req_id in report.unexpected_failures:
+        print(f"FAIL: {req_id} fails and is not in the baseline")
+    for req_id in report.stale_baseline_entries:
+        print(f"FAIL: baseline entry {req_id} no longer fails: remove it")
+    print(f"reports in {args.report_dir} (report.json, report.md, junit.xml)")
+    return 0 if report.meets_baseline else 1
+
+
+def _trace(args: argparse.Namespace) -> int:
+    from odoo_mcp_conformance.trace.build import build_trace, check_trace, write_trace
+
+    trace = build_trace(
+        results=Path(args.results) if args.results else None,
+        code_dirs=[Path(d) for d in args.code] if args.code else None,
+    )
+    if args.out:
+        write_trace(trace, Path(args.out))
+    counts = ", ".join(f"{n} {status}" for status, n in trace.counts.items())
+    print(f"traceability: {len(trace.rows)} requirements: {counts}")
+    problems = check_trace(trace, documents=args.require) if args.check else []
+    for problem in problems:
+        print(f"FAIL: {problem}")
+    return 1 if problems else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="odoo-mcp-conformance", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run the features against a target")
+    run.add_argument("--target", required=True, help="target TOML file")
+    run.add_argument("--report-dir", required=True, help="where report.json/.md/junit.xml go")
+    run.add_argument("--baseline", help="expected failures (default: baselines/<target>.toml)")
+    run.add_argument("--strict", action="store_true", help="SHOULD failures fail the run")
+    run.add_argument("--odoo-version", default="19.0", help="fake Odoo version (default 19.0)")
+    run.add_argument("--features", help="feature directory (default: the bundled features)")
+    run.add_argument("-k", "--select", help="pytest -k expression to run a subset")
+    run.add_argument("--fake-url", help="use a running fake Odoo instead of serving one")
+    run.add_argument("-q", "--quiet", action="store_true", help="one character per scenario")
+    run.set_defaults(func=_run)
+    trace = sub.add_parser("trace", help="requirements x code x scenarios x results")
+    trace.add_argument("--results", help="report.json of a kit run")
+    trace.add_argument("--code", nargs="*", help="source directories to scan (default: src/)")
+    trace.add_argument("--out", help="write trace.json and trace.md into this directory")
+    trace.add_argument("--check", action="store_true", help="fail on testable MUSTs not proven")
+    trace.add_argument(
+        "--require", nargs="*", default=None, help="documents the check applies to (default all)"
+    )
+    trace.set_defaults(func=_trace)
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""The fake Odoo's ``/__fake__/`` control API, from the kit's side (synchronous HTTP).
+
+This is the only way scenarios touch the fake: seed and edit data "from outside", inject
+faults, move the clock, and read the call log to count what the server under test sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx2
+
+from odoo_mcp_conformance.target import OdooCoordinates
+
+__all__ = ["READ_METHODS", "ControlError", "FakeOdooControl", "OdooCall"]
+
+#: Methods that never change data: a scenario that only sent these leaves the fake clean.
+READ_METHODS = frozenset(
+    {
+        "search_read", "read", "search", "search_count", "fields_get", "name_get",
+        "name_search", "default_get", "check_access_rights", "has_access", "read_group",
+        "formatted_read_group", "web_search_read", "web_read", "exists", "check_access",
+        "version", "login", "authenticate", "about", "context_get", "server_version",
+        "list", "db_exist", "get_views", "onchange",
+    }
+)  # fmt: skip
+
+
+class ControlError(RuntimeError):
+    """The control API refused a request (a kit or feature-file bug, not a verdict)."""
+
+
+class OdooCall(dict[str, Any]):
+    """One entry of the fake's call log: protocol, path, service, method, model."""
+
+
+class FakeOdooControl:
+    """A client of one fake Odoo's control API."""
+
+    def __init__(self, url: str, *, timeout: float = 30.0) -> None:
+        self.url = url.rstrip("/")
+        self._http = httpx2.Client(base_url=self.url + "/__fake__", timeout=timeout)
+        self.dirty = False
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _send(self, method: str, path: str, body: Any = None) -> Any:
+        response = self._http.request(method, path, json=body)
+        if response.status_code != 200:
+            raise ControlError(f"{method} /__fake__{path}: {response.text}")
+        return response.json()
+
+    # -- state ------------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        return dict(self._send("GET", "/info"))
+
+    def coordinates(self, user: str = "admin") -> OdooCoordinates:
+        """URL, database and credentials of one demo user (``admin`` or ``demo``)."""
+        info = self.info()
+        creds = info["credentials"].get(user)
+        if creds is None:
+            raise ControlError(f"the fake has no user {user!r}: {sorted(info['credentials'])}")
+        return OdooCoordinates(
+            url=self.url,
+            db=info["database"],
+            login=user,
+            password=creds["password"],
+            api_key=creds["api_key"],
+        )
+
+    def reset(self, *, version: str | None = None, scale: int = 1) -> None:
+        body: dict[str, Any] = {"scale": scale}
+        if version:
+            body["version"] = version
+        self._send("POST", "/reset", body)
+        self.dirty = False
+
+    def create(self, model: str, vals: dict[str, Any]) -> int:
+        self.dirty = True
+        return int(self._send("POST", "/create", {"model": model, "vals": vals})["id"])
+
+    def edit(self, model: str, record_id: int, vals: dict[str, Any]) -> None:
+        self.dirty = True
+        self._send("POST", "/edit", {"model": model, "id": record_id, "vals": vals})
+
+    def call(self, model: str, method: str, *args: Any, **kwargs: Any) -> Any:
+        """A superuser ORM call, not logged (to look at data the server cannot see)."""
+        if method not in READ_METHODS:
+            self.dirty = True
+        body = {"model": model, "method": method, "args": list(args), "kwargs": kwargs}
+        return self._send("POST", "/call", body)["result"]
+
+    def set_clock(self, now: str | None) -> None:
+        self.dirty = True
+        self._send("POST", "/clock", {"now": now})
+
+    # -- faults -----------------------------------------------------------------------------
+    def inject_fault(self, **fault: Any) -> dict[str, Any]:
+        return dict(self._send("POST", "/faults", fault))
+
+    def clear_faults(self) -> None:
+        self._send("DELETE", "/faults")
+
+    def expire_sessions(self) -> None:
+        self._send("POST", "/sessions/expire", {})
+
+    # -- call log ---------------------------------------------------------------------------
+    def calls(self) -> list[OdooCall]:
+        return [OdooCall(entry) for entry in self._send("GET", "/calls")]
+
+    def clear_calls(self) -> None:
+        self._send("DELETE", "/calls")
+
+    def data_calls(self) -> list[OdooCall]:
+        """Calls on the object service (model methods), the ones that cost round trips."""
+        return [call for call in self.calls() if call.get("model")]
+
+    def note_writes(self) -> None:
+        """Mark the fake dirty when the logged calls include a data-changing method."""
+        if any(call.get("method") not in READ_METHODS for call in self.data_calls()):
+            self.dirty = True

@@ -1,0 +1,236 @@
+"""Drive an implementation under test over MCP from synchronous pytest-bdd steps.
+
+pytest-bdd steps are synchronous, the MCP client is async: one anyio ``BlockingPortal``
+(an event loop in a thread) runs every client of a kit run. Servers are pooled by their
+rendered launch (command, environment, URL), so scenarios that need the same configuration
+share one process; a scenario that needs a fresh server (rate limits, audit files) gets its
+own, closed at the end of the scenario.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, asynccontextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any, TextIO
+
+import anyio
+import httpx2
+import mcp.types as t
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from mcp import Client, MCPError, StdioServerParameters, stdio_client
+from mcp.client.client import ConnectMode
+from mcp.client.streamable_http import streamable_http_client
+
+from odoo_mcp_conformance.target import Launch
+
+__all__ = ["McpDriver", "RpcError", "ServerPool", "ToolOutcome"]
+
+
+class RpcError(Exception):
+    """A JSON-RPC error answer (code, message) instead of a result."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(f"JSON-RPC error {code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class ToolOutcome:
+    """What one ``tools/call`` gave: a result, or a JSON-RPC error."""
+
+    def __init__(self, result: t.CallToolResult | None, error: RpcError | None) -> None:
+        self.result = result
+        self.error = error
+
+    @property
+    def is_error(self) -> bool:
+        return self.result is not None and bool(self.result.is_error)
+
+    @property
+    def text(self) -> str:
+        if self.result is None:
+            return ""
+        return "\n".join(c.text for c in self.result.content if isinstance(c, t.TextContent))
+
+    @property
+    def structured(self) -> Any:
+        """Structured content, else the JSON of the text content, else None."""
+        import json
+
+        if self.result is None:
+            return None
+        if self.result.structured_content is not None:
+            return self.result.structured_content
+        try:
+            return json.loads(self.text)
+        except ValueError:
+            return None
+
+
+class McpDriver:
+    """One connected MCP client, callable from synchronous code."""
+
+    def __init__(self, portal: BlockingPortal, client: Client, stderr_path: Path | None) -> None:
+        self.portal = portal
+        self.client = client
+        self.stderr_path = stderr_path
+        self.notifications: list[Any] = []
+
+    def _run(self, fn: Callable[[], Any]) -> Any:
+        async def call() -> Any:
+            return await fn()
+
+        return self.portal.call(call)
+
+    def list_tools(self) -> list[t.Tool]:
+        tools: list[t.Tool] = []
+        cursor: str | None = None
+        while True:
+            page = self.request(partial(_list_tools_page, cursor=cursor))
+            tools.extend(page.tools)
+            cursor = page.next_cursor
+            if not cursor:
+                return tools
+
+    def call_tool(self, name: str, arguments: dict[str, Any] | None) -> ToolOutcome:
+        try:
+            result = self._run(lambda: self.client.call_tool(name, arguments))
+        except MCPError as exc:
+            return ToolOutcome(None, RpcError(exc.error.code, exc.error.message))
+        return ToolOutcome(result, None)
+
+    def request(self, fn: Callable[[Client], Any]) -> Any:
+        """Any other client call, e.g. ``driver.request(lambda c: c.list_prompts())``."""
+        return self._run(lambda: fn(self.client))
+
+    def stderr(self) -> str:
+        if self.stderr_path is None or not self.stderr_path.exists():
+            return ""
+        return self.stderr_path.read_text(errors="replace")
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+        async def wait() -> bool:
+            with anyio.move_on_after(timeout):
+                while not predicate():
+                    await anyio.sleep(0.02)
+                return True
+            return False
+
+        return bool(self.portal.call(wait))
+
+
+async def _list_tools_page(client: Client, *, cursor: str | None) -> t.ListToolsResult:
+    return await client.list_tools(cursor=cursor)
+
+
+@asynccontextmanager
+async def _http_transport(launch: Launch) -> AsyncIterator[Any]:
+    async with (
+        httpx2.AsyncClient(headers=dict(launch.headers), timeout=60) as http,
+        streamable_http_client(launch.url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+class ServerPool:
+    """Servers under test, keyed by their launch; a few are kept alive between scenarios."""
+
+    def __init__(self, log_dir: Path, keep: int = 4) -> None:
+        self.log_dir = log_dir
+        self.keep = keep
+        self._stack = contextlib.ExitStack()
+        self.portal = self._stack.enter_context(start_blocking_portal())
+        self._live: OrderedDict[Launch, tuple[McpDriver, contextlib.ExitStack]] = OrderedDict()
+        self.started = 0
+        self._fresh: list[contextlib.ExitStack] = []
+
+    def close(self) -> None:
+        for _, stack in list(self._live.values()):
+            with contextlib.suppress(Exception):
+                stack.close()
+        self._live.clear()
+        self._stack.close()
+
+    def _start(self, launch: Launch, *, mode: ConnectMode) -> tuple[McpDriver, ExitStack]:
+        stack = contextlib.ExitStack()
+        self.started += 1
+        stderr_path = self.log_dir / f"server-{self.started:03d}.stderr.log"
+        stderr: TextIO = stack.enter_context(stderr_path.open("w", encoding="utf-8"))
+        transport: AbstractContextManager[Any] | Any
+        if launch.transport == "stdio":
+            env = {**_inherited_env(), **dict(launch.env)}
+            params = StdioServerParameters(
+                command=launch.command[0], args=list(launch.command[1:]), env=env, cwd=launch.cwd
+            )
+            transport = stdio_client(params, errlog=stderr)
+        else:
+            transport = _http_transport(launch)
+        driver_box: dict[str, McpDriver] = {}
+
+        async def on_message(message: Any) -> None:
+            if "driver" in driver_box and not isinstance(message, Exception):
+                driver_box["driver"].notifications.append(message)
+
+        client = Client(
+            transport,
+            mode=mode,
+            message_handler=on_message,
+            read_timeout_seconds=launch.startup_timeout,  # no request may hang the kit
+        )
+        try:
+            connected = stack.enter_context(self.portal.wrap_async_context_manager(client))
+        except BaseException:
+            stack.close()
+            raise
+        driver = McpDriver(self.portal, connected, stderr_path)
+        driver_box["driver"] = driver
+        return driver, stack
+
+    def get(self, launch: Launch, *, fresh: bool, mode: ConnectMode = "legacy") -> McpDriver:
+        """A connected driver for ``launch``: pooled, or fresh (caller closes via ``release``)."""
+        if fresh:
+            driver, stack = self._start(launch, mode=mode)
+            self._fresh.append(stack)
+            return driver
+        if launch in self._live:
+            self._live.move_to_end(launch)
+            return self._live[launch][0]
+        while len(self._live) >= self.keep:
+            _, (_, stack) = self._live.popitem(last=False)
+            with contextlib.suppress(Exception):
+                stack.close()
+        self._live[launch] = self._start(launch, mode=mode)
+        return self._live[launch][0]
+
+    def release_fresh(self) -> None:
+        """Close the servers started fresh for the scenario that just ended."""
+        while self._fresh:
+            with contextlib.suppress(Exception):
+                self._fresh.pop().close()
+
+    def discard(self, launch: Launch) -> None:
+        """Forget a pooled server (it crashed, or a scenario broke its state)."""
+        entry = self._live.pop(launch, None)
+        if entry is not None:
+            with contextlib.suppress(Exception):
+                entry[1].close()
+
+
+def _inherited_env() -> dict[str, str]:
+    """What a child server inherits: enough to find Python and its packages, no secrets."""
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "SYSTEMROOT")
+    return {key: os.environ[key] for key in keep if key in os.environ}
+
+
+@contextlib.contextmanager
+def server_pool(log_dir: Path) -> Iterator[ServerPool]:
+    pool = ServerPool(log_dir)
+    try:
+        yield pool
+    finally:
+        pool.close()

@@ -1,0 +1,220 @@
+"""From raw scenario results to verdicts per requirement, and the three report formats.
+
+A requirement's status comes from the scenarios tagged with it: ``failing`` if any failed,
+``passing`` if at least one passed and none failed, ``not_applicable`` if all of them were,
+``untested`` if none exists, ``excluded`` when the catalogue says so. What a failure costs
+follows the keyword: MUST is an error, SHOULD a warning (an error with ``--strict``), MAY is
+information. The reports are deterministic: sorted, no timestamps, no durations.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+from xml.etree import ElementTree as ET
+
+from pydantic import BaseModel, ConfigDict
+
+from odoo_mcp_conformance.baseline import Baseline
+from odoo_mcp_conformance.catalogue import Catalogue
+
+__all__ = ["RequirementVerdict", "RunReport", "ScenarioResult", "build_report", "write_reports"]
+
+Status = Literal["passing", "failing", "not_applicable", "untested", "excluded"]
+Outcome = Literal["passed", "failed", "not_applicable"]
+
+
+class ScenarioResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    feature: str
+    scenario: str
+    requirements: tuple[str, ...]
+    outcome: Outcome
+    message: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.feature}: {self.scenario}"
+
+
+class RequirementVerdict(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    document: str
+    keyword: str
+    summary: str
+    status: Status
+    scenarios: tuple[str, ...]
+    failures: tuple[str, ...] = ()
+    #: what the failure costs: error (fails the run), warning, info; None when not failing
+    severity: Literal["error", "warning", "info"] | None = None
+    in_baseline: bool = False
+    reason: str = ""
+
+
+class RunReport(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    target: str
+    odoo_version: str
+    strict: bool
+    meets_baseline: bool
+    requirement_counts: dict[str, int]
+    scenario_counts: dict[str, int]
+    unexpected_failures: tuple[str, ...]
+    stale_baseline_entries: tuple[str, ...]
+    warnings: tuple[str, ...]
+    requirements: tuple[RequirementVerdict, ...]
+    scenarios: tuple[ScenarioResult, ...]
+
+
+def _status(results: list[ScenarioResult]) -> Status:
+    outcomes = {r.outcome for r in results}
+    if not outcomes:
+        return "untested"
+    if "failed" in outcomes:
+        return "failing"
+    if "passed" in outcomes:
+        return "passing"
+    return "not_applicable"
+
+
+def build_report(
+    *,
+    target: str,
+    odoo_version: str,
+    catalogue: Catalogue,
+    results: Iterable[ScenarioResult],
+    baseline: Baseline,
+    strict: bool = False,
+) -> RunReport:
+    scenarios = tuple(sorted(results, key=lambda r: (r.feature, r.scenario, r.id)))
+    by_req: dict[str, list[ScenarioResult]] = {}
+    for result in scenarios:
+        for req_id in result.requirements:
+            by_req.setdefault(req_id, []).append(result)
+    expected = baseline.ids
+    verdicts: list[RequirementVerdict] = []
+    for req_id in catalogue:
+        row = catalogue[req_id]
+        tagged = by_req.get(req_id, [])
+        status: Status = "excluded" if not row.testable else _status(tagged)
+        severity: Literal["error", "warning", "info"] | None = None
+        if status == "failing":
+            if row.keyword == "MUST" or (row.keyword == "SHOULD" and strict):
+                severity = "error"
+            else:
+                severity = "warning" if row.keyword == "SHOULD" else "info"
+        verdicts.append(
+            RequirementVerdict(
+                id=req_id,
+                document=catalogue.document_of[req_id],
+                keyword=row.keyword,
+                summary=row.summary,
+                status=status,
+                scenarios=tuple(r.label for r in tagged),
+                failures=tuple(f"{r.label}: {r.message}" for r in tagged if r.outcome == "failed"),
+                severity=severity,
+                in_baseline=req_id in expected,
+                reason=row.reason,
+            )
+        )
+    unexpected = tuple(v.id for v in verdicts if v.severity == "error" and not v.in_baseline)
+    failing = {v.id for v in verdicts if v.status == "failing"}
+    stale = tuple(sorted(req_id for req_id in expected if req_id not in failing))
+    warnings = tuple(v.id for v in verdicts if v.severity == "warning")
+    return RunReport(
+        target=target,
+        odoo_version=odoo_version,
+        strict=strict,
+        meets_baseline=not unexpected and not stale,
+        requirement_counts=dict(sorted(Counter(v.status for v in verdicts).items())),
+        scenario_counts=dict(sorted(Counter(s.outcome for s in scenarios).items())),
+        unexpected_failures=unexpected,
+        stale_baseline_entries=stale,
+        warnings=warnings,
+        requirements=tuple(verdicts),
+        scenarios=scenarios,
+    )
+
+
+def render_markdown(report: RunReport) -> str:
+    verdict = "meets its baseline" if report.meets_baseline else "does NOT meet its baseline"
+    lines = [
+        f"# Conformance report: {report.target}",
+        "",
+        f"Fake Odoo {report.odoo_version}; the run {verdict}"
+        + (" (strict: SHOULD failures count)." if report.strict else "."),
+        "",
+        "| Requirements | Count |",
+        "|---|---|",
+        *(f"| {status} | {count} |" for status, count in report.requirement_counts.items()),
+        "",
+        "| Scenarios | Count |",
+        "|---|---|",
+        *(f"| {outcome} | {count} |" for outcome, count in report.scenario_counts.items()),
+        "",
+    ]
+    if report.unexpected_failures:
+        lines += ["## Unexpected failures", ""]
+        lines += [f"- {req_id}" for req_id in report.unexpected_failures] + [""]
+    if report.stale_baseline_entries:
+        lines += ["## Stale baseline entries (now passing: remove them)", ""]
+        lines += [f"- {req_id}" for req_id in report.stale_baseline_entries] + [""]
+    lines += ["## Requirements", "", "| REQ | Keyword | Status | Scenarios | Summary |"]
+    lines += ["|---|---|---|---|---|"]
+    for v in report.requirements:
+        status = v.status + (" (baseline)" if v.in_baseline else "")
+        summary = v.summary.replace("|", "\\|")
+        lines.append(f"| {v.id} | {v.keyword} | {status} | {len(v.scenarios)} | {summary} |")
+    failures = [v for v in report.requirements if v.failures]
+    if failures:
+        lines += ["", "## Failures", ""]
+        for v in failures:
+            lines += [f"### {v.id} ({v.keyword})", ""]
+            lines += [f"- {text.replace(chr(10), ' ')}" for text in v.failures] + [""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def render_junit(report: RunReport) -> str:
+    counts = Counter(s.outcome for s in report.scenarios)
+    suite = ET.Element(
+        "testsuite",
+        name=f"odoo-mcp-conformance.{report.target}",
+        tests=str(len(report.scenarios)),
+        failures=str(counts["failed"]),
+        skipped=str(counts["not_applicable"]),
+        errors="0",
+    )
+    for s in report.scenarios:
+        case = ET.SubElement(suite, "testcase", classname=s.feature, name=s.scenario)
+        ET.SubElement(case, "properties").extend(
+            ET.Element("property", name="requirement", value=req) for req in s.requirements
+        )
+        if s.outcome == "failed":
+            ET.SubElement(case, "failure", message=s.message[:500]).text = s.message
+        elif s.outcome == "not_applicable":
+            ET.SubElement(case, "skipped", message=f"not applicable: {s.message}")
+    ET.indent(suite)
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def write_reports(report: RunReport, directory: Path) -> dict[str, Path]:
+    """report.json, report.md and junit.xml in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "json": directory / "report.json",
+        "markdown": directory / "report.md",
+        "junit": directory / "junit.xml",
+    }
+    data = report.model_dump(mode="json")
+    paths["json"].write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    paths["markdown"].write_text(render_markdown(report))
+    paths["junit"].write_text(render_junit(report))
+    return paths

@@ -1,0 +1,334 @@
+"""Generic steps: configure the server, seed the fake, call tools, check answers.
+
+Feature files should need little else. Values in docstrings are JSON; a JSON string
+``"$name"`` is replaced by a value remembered earlier in the scenario (``... as "name"``).
+Paths use :mod:`odoo_mcp_conformance.jsonpath`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
+from odoo_mcp_conformance.world import World, not_applicable
+
+LIST_SETTINGS = frozenset(
+    {"model_allowlist", "model_blocklist", "write_allowlist", "field_blocklist",
+     "method_blocklist", "enabled_toolsets"}
+)  # fmt: skip
+BOOL_SETTINGS = frozenset({"rate_limit_enabled", "audit_enabled", "strip_html"})
+INT_SETTINGS = frozenset(
+    {"rate_limit_rpm", "rate_limit_burst", "search_default_limit", "search_max_limit"}
+)
+
+
+def substitute(value: Any, world: World) -> Any:
+    """Replace ``"$name"`` strings by remembered values, recursively."""
+    if isinstance(value, str) and value.startswith("$") and value[1:] in world.remembered:
+        return world.remembered[value[1:]]
+    if isinstance(value, list):
+        return [substitute(item, world) for item in value]
+    if isinstance(value, dict):
+        return {key: substitute(item, world) for key, item in value.items()}
+    return value
+
+
+def parse_json(text: str, world: World) -> Any:
+    try:
+        return substitute(json.loads(text), world)
+    except json.JSONDecodeError as exc:
+        raise AssertionError(f"feature file bug: invalid JSON {text!r}: {exc}") from exc
+
+
+def setting_value(name: str, raw: str) -> Any:
+    if name in LIST_SETTINGS:
+        return [part.strip() for part in raw.split(",") if part.strip()]
+    if name in BOOL_SETTINGS:
+        return raw.lower() in ("1", "true", "yes", "on")
+    if name in INT_SETTINGS:
+        return int(raw)
+    return raw
+
+
+def result_data(world: World) -> Any:
+    outcome = world.last()
+    if outcome.error is not None:
+        raise AssertionError(f"expected a tool result, got {outcome.error}")
+    data = outcome.structured
+    if data is None:
+        raise AssertionError(f"the tool result has no JSON content: {outcome.text[:300]!r}")
+    return data
+
+
+# -- Given: the server's configuration ---------------------------------------------------------
+@given("the Odoo demo database")
+def _demo_database(world: World) -> None:
+    """The fake was reset before the scenario if an earlier one changed data."""
+
+
+@given(parsers.parse('the server runs in "{mode}" mode'))
+def _mode(world: World, mode: str) -> None:
+    world.configure("mode", mode)
+
+
+@given(parsers.parse('the server setting "{name}" is "{value}"'))
+def _setting(world: World, name: str, value: str) -> None:
+    world.configure(name, setting_value(name, value))
+
+
+@given(parsers.parse('the server talks to Odoo over "{protocol}"'))
+def _protocol(world: World, protocol: str) -> None:
+    world.configure("odoo_protocol", protocol)
+
+
+@given("the server connects to Odoo as the demo user")
+def _demo_user(world: World) -> None:
+    if world.driver is not None:
+        raise AssertionError("choose the user before the server starts")
+    world.user = "demo"
+
+
+@given("a fresh server")
+def _fresh(world: World) -> None:
+    world.fresh = True
+
+
+@given("the audit log is enabled")
+def _audit(world: World) -> None:
+    world.fresh = True
+    world.configure("audit_enabled", True)
+    world.configure("audit_log_file", str(world.tmp / "audit.jsonl"))
+
+
+# -- Given: the fake Odoo, through its control API ------------------------------------------------
+@given(parsers.parse('a "{model}" record created outside the server as "{name}" with:'))
+def _created(world: World, model: str, name: str, docstring: str) -> None:
+    world.remembered[name] = world.control.create(model, parse_json(docstring, world))
+
+
+@given(parsers.parse('the "{model}" record "{name}" is edited outside the server with:'))
+def _edited(world: World, model: str, name: str, docstring: str) -> None:
+    world.control.edit(model, int(world.remembered[name]), parse_json(docstring, world))
+
+
+@given(parsers.parse("Odoo has the fault:"))
+def _fault(world: World, docstring: str) -> None:
+    world.control.inject_fault(**parse_json(docstring, world))
+
+
+@given("Odoo's sessions expire")
+def _expire(world: World) -> None:
+    world.control.expire_sessions()
+
+
+@given(parsers.parse('the id of the "{model}" record matching {domain} is "{name}"'))
+def _find(world: World, model: str, domain: str, name: str) -> None:
+    ids = world.control.call(model, "search", json.loads(domain), limit=1)
+    if not ids:
+        raise AssertionError(f"the demo data has no {model} matching {domain}")
+    world.remembered[name] = ids[0]
+
+
+@given(parsers.parse('the server has already read from "{model}"'))
+def _warm(world: World, model: str) -> None:
+    """Field metadata is cached per model: later round-trip counts exclude ``fields_get``."""
+    world.call("odoo_core_search_read", {"model": model, "limit": 1})
+    outcome = world.last()
+    assert not outcome.is_error and outcome.error is None, f"warm-up failed: {outcome.text}"
+    world.outcome = None
+
+
+# -- When ----------------------------------------------------------------------------------------
+@when("the client lists the tools")
+def _list_tools(world: World) -> None:
+    world.tools = world.server().list_tools()
+
+
+@when(parsers.parse('the client calls "{tool}" with:'))
+def _call_with(world: World, tool: str, docstring: str) -> None:
+    world.call(tool, parse_json(docstring, world))
+
+
+@when(parsers.parse('the client calls "{tool}" without arguments'))
+def _call_bare(world: World, tool: str) -> None:
+    world.call(tool, {})
+
+
+@when(parsers.parse('the client calls "{tool}" {count:d} times with:'))
+def _call_times(world: World, tool: str, count: int, docstring: str) -> None:
+    arguments = parse_json(docstring, world)
+    for _ in range(count):
+        world.call(tool, arguments)
+
+
+@when(parsers.parse('the client remembers the result "{path}" as "{name}"'))
+def _remember(world: World, path: str, name: str) -> None:
+    value = lookup(result_data(world), path)
+    assert value is not MISSING, f"the result has no {path!r}: {result_data(world)!r}"
+    world.remembered[name] = value
+
+
+# -- Then: outcome -------------------------------------------------------------------------------
+@then("the call succeeds")
+def _succeeds(world: World) -> None:
+    outcome = world.last()
+    assert outcome.error is None, f"JSON-RPC error instead of a result: {outcome.error}"
+    assert not outcome.is_error, f"the tool reported an error: {outcome.text[:500]}"
+
+
+@then(parsers.parse('the call fails with error code "{code}"'))
+def _fails_code(world: World, code: str) -> None:
+    outcome = world.last()
+    assert outcome.error is None, f"expected a tool error result, got {outcome.error}"
+    assert outcome.is_error, f"expected isError true, got a result: {outcome.text[:300]}"
+    data = outcome.structured
+    assert isinstance(data, dict), f"the error is not structured JSON: {outcome.text[:300]!r}"
+    assert data.get("code") == code, f"error code {data.get('code')!r}, expected {code!r}"
+
+
+@then(parsers.parse('the error category is "{category}"'))
+def _category(world: World, category: str) -> None:
+    data = world.last().structured
+    assert isinstance(data, dict) and data.get("category") == category, (
+        f"error category {data.get('category') if isinstance(data, dict) else data!r}, "
+        f"expected {category!r}"
+    )
+
+
+@then(parsers.parse("the call is rejected with JSON-RPC error {code:d}"))
+def _rpc_error(world: World, code: int) -> None:
+    outcome = world.last()
+    assert outcome.error is not None, (
+        f"expected JSON-RPC error {code}, got a tool result (isError={outcome.is_error}): "
+        f"{outcome.text[:300]}"
+    )
+    assert outcome.error.code == code, f"JSON-RPC error {outcome.error.code}, expected {code}"
+
+
+# -- Then: result contents -----------------------------------------------------------------------
+@then(parsers.parse("the result contains:"))
+def _contains(world: World, docstring: str) -> None:
+    data, expected = result_data(world), parse_json(docstring, world)
+    assert matches(data, expected), f"result {json.dumps(data)[:800]} does not match {expected}"
+
+
+@then(parsers.parse('the result "{path}" is {value}'))
+def _path_is(world: World, path: str, value: str) -> None:
+    actual, expected = lookup(result_data(world), path), parse_json(value, world)
+    assert actual is not MISSING, f"the result has no {path!r}"
+    assert matches(actual, expected), f"{path} is {json.dumps(actual)[:500]}, expected {value}"
+
+
+@then(parsers.parse('the result "{path}" has {count:d} items'))
+def _path_len(world: World, path: str, count: int) -> None:
+    actual = lookup(result_data(world), path)
+    assert isinstance(actual, list), f"{path} is not a list: {actual!r}"
+    assert len(actual) == count, f"{path} has {len(actual)} items, expected {count}"
+
+
+@then(parsers.parse('the result "{path}" is absent'))
+def _path_absent(world: World, path: str) -> None:
+    actual = lookup(result_data(world), path)
+    missing = actual is MISSING or (isinstance(actual, list) and all(a is MISSING for a in actual))
+    assert missing, f"{path} should be absent, is {json.dumps(actual, default=str)[:300]}"
+
+
+@then(parsers.parse('every item of "{path}" has the key "{key}"'))
+def _every_has(world: World, path: str, key: str) -> None:
+    items = lookup(result_data(world), path)
+    assert isinstance(items, list) and items, f"{path} is not a non-empty list: {items!r}"
+    assert all(isinstance(i, dict) and key in i for i in items), f"an item of {path} lacks {key}"
+
+
+@then(parsers.parse('no item of "{path}" has the key "{key}"'))
+def _none_has(world: World, path: str, key: str) -> None:
+    items = lookup(result_data(world), path)
+    assert isinstance(items, list), f"{path} is not a list: {items!r}"
+    leaked = [i for i in items if isinstance(i, dict) and key in i]
+    assert not leaked, f"{len(leaked)} item(s) of {path} have {key}"
+
+
+@then(parsers.parse('the response text does not contain "{text}"'))
+def _text_lacks(world: World, text: str) -> None:
+    outcome = world.last()
+    body = outcome.text if outcome.error is None else outcome.error.message
+    assert text not in body, f"{text!r} appears in the response: {body[:500]}"
+
+
+@then(parsers.parse('the response text contains "{text}"'))
+def _text_has(world: World, text: str) -> None:
+    outcome = world.last()
+    body = outcome.text if outcome.error is None else outcome.error.message
+    assert text in body, f"{text!r} is not in the response: {body[:500]}"
+
+
+# -- Then: what Odoo received (the fake's call log) ----------------------------------------------
+@then("Odoo received no call")
+def _no_call(world: World) -> None:
+    calls = world.control.data_calls()
+    assert not calls, f"Odoo received {len(calls)} call(s): {calls}"
+
+
+@then(parsers.parse("Odoo received {count:d} call"))
+@then(parsers.parse("Odoo received {count:d} calls"))
+def _calls(world: World, count: int) -> None:
+    calls = world.control.data_calls()
+    assert len(calls) == count, f"Odoo received {len(calls)} call(s), expected {count}: {calls}"
+
+
+@then(parsers.parse('Odoo received no "{method}" call'))
+def _no_method(world: World, method: str) -> None:
+    calls = [c for c in world.control.data_calls() if c.get("method") == method]
+    assert not calls, f"Odoo received {method}: {calls}"
+
+
+# -- Then: tools/list ----------------------------------------------------------------------------
+def _tool(world: World, name: str) -> Any:
+    tools = world.tools if world.tools is not None else world.server().list_tools()
+    world.tools = tools
+    for tool in tools:
+        if tool.name == name:
+            return tool
+    return None
+
+
+@then(parsers.parse('the tool list includes "{name}"'))
+def _lists(world: World, name: str) -> None:
+    assert _tool(world, name) is not None, f"{name} is not listed"
+
+
+@then(parsers.parse('the tool list does not include "{name}"'))
+def _hides(world: World, name: str) -> None:
+    assert _tool(world, name) is None, f"{name} is listed"
+
+
+@then(parsers.parse('the tool "{name}" has the annotations:'))
+def _annotations(world: World, name: str, docstring: str) -> None:
+    tool = _tool(world, name)
+    if tool is None:
+        pytest.fail(f"{name} is not listed")
+    hints = tool.annotations
+    actual = hints.model_dump(by_alias=True, exclude_none=True) if hints else {}
+    expected = parse_json(docstring, world)
+    assert matches(actual, expected), f"{name} annotations {actual}, expected {expected}"
+
+
+@then(parsers.parse('the tool "{name}" input schema contains:'))
+def _schema(world: World, name: str, docstring: str) -> None:
+    tool = _tool(world, name)
+    if tool is None:
+        pytest.fail(f"{name} is not listed")
+    expected = parse_json(docstring, world)
+    assert matches(tool.input_schema, expected), (
+        f"{name} input schema {json.dumps(tool.input_schema)[:800]} does not match {expected}"
+    )
+
+
+@given(parsers.parse('the target claims the capability "{name}"'))
+def _claims(world: World, name: str) -> None:
+    if name not in world.target.capabilities.features:
+        not_applicable(f"the target does not claim {name!r}")

@@ -1,0 +1,228 @@
+"""Target files: how the kit launches and configures an implementation under test.
+
+A target is a TOML file (see ``conformance/targets/``). It gives the launch command (stdio) or
+URL (streamable HTTP) with placeholders for the fake Odoo's coordinates, a static
+environment, and a mapping from the kit's abstract *settings* (``mode``,
+``model_blocklist``...) to the implementation's own environment variables and value syntax.
+A scenario that needs a setting the target does not map, or a capability it does not claim,
+is *not applicable* to that target, never passed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "KIT_SETTINGS",
+    "Launch",
+    "NotApplicable",
+    "OdooCoordinates",
+    "SettingMapping",
+    "Target",
+    "load_target",
+]
+
+#: The settings a scenario may ask for, and what they mean (values are strings or lists).
+KIT_SETTINGS: Mapping[str, str] = {
+    "mode": "operation mode: readonly | restricted | full",
+    "odoo_protocol": "wire protocol to Odoo: xmlrpc | jsonrpc | json2",
+    "model_allowlist": "list of models the server may touch (others refused)",
+    "model_blocklist": "list of models refused (replaces the built-in blocklist)",
+    "write_allowlist": "list of models writable in restricted mode",
+    "field_blocklist": "list of model.field or field names never read, written or filtered",
+    "method_blocklist": "list of methods odoo_core_execute refuses",
+    "rate_limit_enabled": "boolean",
+    "rate_limit_rpm": "integer: calls per minute per session",
+    "rate_limit_burst": "integer: burst size",
+    "audit_enabled": "boolean",
+    "audit_log_file": "path of the JSONL audit log (the kit reads it)",
+    "search_default_limit": "integer: default limit of search tools",
+    "search_max_limit": "integer: maximum limit of search tools",
+    "strip_html": "boolean: strip HTML from html fields",
+    "enabled_toolsets": "list of toolsets to enable",
+    "log_level": "server log level",
+}
+
+
+class NotApplicable(Exception):
+    """The target cannot be configured for what a scenario needs."""
+
+
+class SettingMapping(BaseModel):
+    """How one kit setting becomes an environment variable of the implementation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    env: str
+    #: value translation, e.g. {"readonly" = "1"}; a value missing from a non-empty map is N/A
+    values: dict[str, str] = Field(default_factory=dict)
+    #: how lists are written
+    list: Literal["csv", "json", "space"] = "csv"
+    #: how booleans are written: [true, false]
+    booleans: tuple[str, str] = Field(default=("true", "false"), alias="bool")
+
+    def render(self, name: str, value: str | bool | int | Sequence[str]) -> str:
+        """The environment value for ``value``; NotApplicable if it has no translation."""
+        if isinstance(value, bool):
+            text = self.booleans[0] if value else self.booleans[1]
+        elif isinstance(value, int):
+            text = str(value)
+        elif isinstance(value, str):
+            text = value
+        elif self.list == "json":
+            text = json.dumps(list(value))
+        else:
+            text = (" " if self.list == "space" else ",").join(value)
+        if self.values:
+            if text not in self.values:
+                raise NotApplicable(f"the target has no value for {name}={text!r}")
+            return self.values[text]
+        return text
+
+
+class TargetInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    description: str = ""
+    transport: Literal["stdio", "http"] = "stdio"
+    command: tuple[str, ...] = ()
+    url: str = ""
+    headers: dict[str, str] = Field(default_factory=dict)
+    cwd: str = ""
+    startup_timeout: float = 30.0
+
+
+class Capabilities(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    protocols: tuple[str, ...] = ("xmlrpc", "jsonrpc", "json2")
+    #: optional behaviours the implementation claims (scenarios tagged ``@needs_<name>``)
+    features: tuple[str, ...] = ()
+
+
+class OdooCoordinates(BaseModel):
+    """Where the fake Odoo is and whom to log in as: the launch placeholders."""
+
+    model_config = ConfigDict(frozen=True)
+
+    url: str
+    db: str
+    login: str
+    password: str
+    api_key: str
+
+
+class Launch(BaseModel):
+    """A fully rendered launch: what the driver starts or connects to."""
+
+    model_config = ConfigDict(frozen=True)
+
+    transport: Literal["stdio", "http"]
+    command: tuple[str, ...]
+    env: tuple[tuple[str, str], ...]
+    url: str
+    headers: tuple[tuple[str, str], ...]
+    cwd: str | None
+    startup_timeout: float
+
+
+class Target(BaseModel):
+    """A parsed target file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    target: TargetInfo
+    env: dict[str, str] = Field(default_factory=dict)
+    settings: dict[str, SettingMapping] = Field(default_factory=dict)
+    capabilities: Capabilities = Capabilities()
+    #: directory of the target file, for ``{target_dir}``
+    base_dir: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.target.name
+
+    def check_capability(self, feature: str) -> None:
+        if feature not in self.capabilities.features:
+            raise NotApplicable(f"the target does not claim the capability {feature!r}")
+
+    def check_protocol(self, protocol: str) -> None:
+        if protocol not in self.capabilities.protocols:
+            raise NotApplicable(f"the target does not support the Odoo protocol {protocol!r}")
+
+    def render(
+        self,
+        odoo: OdooCoordinates,
+        settings: Mapping[str, str | bool | int | Sequence[str]],
+        extra: Mapping[str, str] | None = None,
+    ) -> Launch:
+        """The launch for these coordinates and settings; NotApplicable when unmappable."""
+        values = {
+            "python": sys.executable,
+            "odoo_url": odoo.url,
+            "odoo_db": odoo.db,
+            "odoo_login": odoo.login,
+            "odoo_password": odoo.password,
+            "odoo_api_key": odoo.api_key,
+            "target_dir": self.base_dir,
+            **(extra or {}),
+        }
+
+        def fill(text: str) -> str:
+            try:
+                return text.format_map(values)
+            except KeyError as exc:
+                raise ValueError(f"target {self.name}: unknown placeholder {exc}") from exc
+
+        env = {key: fill(value) for key, value in self.env.items()}
+        for name, value in sorted(settings.items()):
+            mapping = self.settings.get(name)
+            if mapping is None:
+                raise NotApplicable(f"the target does not map the setting {name!r}")
+            env[mapping.env] = mapping.render(name, value)
+        info = self.target
+        return Launch(
+            transport=info.transport,
+            command=tuple(fill(part) for part in info.command),
+            env=tuple(sorted(env.items())),
+            url=fill(info.url),
+            headers=tuple(sorted((k, fill(v)) for k, v in info.headers.items())),
+            cwd=fill(info.cwd) or None,
+            startup_timeout=info.startup_timeout,
+        )
+
+
+def _merge(base: dict[str, object], override: Mapping[str, object]) -> dict[str, object]:
+    merged = dict(base)
+    for key, value in override.items():
+        current = merged.get(key)
+        if isinstance(current, dict) and isinstance(value, Mapping):
+            merged[key] = _merge(current, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _read(path: Path) -> dict[str, object]:
+    with path.open("rb") as handle:
+        data = tomllib.load(handle)
+    parent = data.pop("extends", None)
+    if isinstance(parent, str):
+        data = _merge(_read((path.parent / parent).resolve()), data)
+    return data
+
+
+def load_target(path: Path) -> Target:
+    """Parse a target file (``extends = "other.toml"`` merges over another target)."""
+    path = path.resolve()
+    data = _read(path)
+    data["base_dir"] = str(path.parent)
+    return Target.model_validate(data)

@@ -1,0 +1,1 @@
+"""Traceability: catalogue x code tags x scenario tags x results, per requirement."""

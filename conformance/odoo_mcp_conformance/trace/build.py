@@ -1,0 +1,149 @@
+"""The traceability report: for every requirement, its code, its scenarios, its verdict."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from odoo_mcp_conformance.catalogue import load_catalogue, sort_key
+from odoo_mcp_conformance.paths import features_dir, repo_root
+from odoo_mcp_conformance.trace.scan import scan_code, scan_features
+
+__all__ = ["Trace", "TraceRow", "build_trace", "check_trace", "write_trace"]
+
+TraceStatus = Literal[
+    "passing", "failing", "untested", "excluded", "not_applicable", "untracked", "not_run"
+]
+
+
+class TraceRow(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    document: str
+    keyword: str
+    summary: str
+    testable: bool
+    status: TraceStatus
+    code: tuple[str, ...]
+    scenarios: tuple[str, ...]
+
+
+class Trace(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    target: str | None
+    counts: dict[str, int]
+    rows: tuple[TraceRow, ...]
+    untagged_scenarios: tuple[str, ...]
+
+
+def _results(path: Path | None) -> tuple[str | None, dict[str, str]]:
+    if path is None:
+        return None, {}
+    data = json.loads(path.read_text())
+    return data["target"], {row["id"]: row["status"] for row in data["requirements"]}
+
+
+def build_trace(*, results: Path | None = None, code_dirs: Sequence[Path] | None = None) -> Trace:
+    """Catalogue x docstring tags x scenario tags x (optionally) a kit run's report.json."""
+    root = repo_root()
+    catalogue = load_catalogue()
+    code = scan_code(code_dirs or [root / "src"], root)
+    scenarios = scan_features(features_dir())
+    target, verdicts = _results(results)
+    code_by: dict[str, list[str]] = {}
+    for tag in code:
+        code_by.setdefault(tag.req_id, []).append(tag.location)
+    scen_by: dict[str, list[str]] = {}
+    for scenario in scenarios:
+        for req_id in scenario.requirements:
+            scen_by.setdefault(req_id, []).append(scenario.label)
+    rows: list[TraceRow] = []
+    for req_id in sorted(set(catalogue) | set(code_by) | set(scen_by), key=sort_key):
+        row = catalogue.get(req_id)
+        status: TraceStatus
+        if row is None:
+            status = "untracked"
+        elif not row.testable:
+            status = "excluded"
+        elif req_id not in scen_by:
+            status = "untested"
+        elif target is None:
+            status = "not_run"
+        else:
+            status = verdicts.get(req_id, "not_run")  # type: ignore[assignment]
+        rows.append(
+            TraceRow(
+                id=req_id,
+                document=catalogue.document_of.get(req_id, "?"),
+                keyword=row.keyword if row else "?",
+                summary=row.summary if row else "not in the catalogue",
+                testable=bool(row and row.testable),
+                status=status,
+                code=tuple(code_by.get(req_id, ())),
+                scenarios=tuple(scen_by.get(req_id, ())),
+            )
+        )
+    return Trace(
+        target=target,
+        counts=dict(sorted(Counter(r.status for r in rows).items())),
+        rows=tuple(rows),
+        untagged_scenarios=tuple(s.label for s in scenarios if not s.requirements),
+    )
+
+
+def check_trace(trace: Trace, documents: Sequence[str] | None = None) -> list[str]:
+    """What CI refuses: a testable MUST without a passing scenario or without a code tag,
+    ids outside the catalogue, scenarios without a requirement."""
+    problems: list[str] = []
+    for row in trace.rows:
+        if documents and row.document not in documents and row.status != "untracked":
+            continue
+        if row.status == "untracked":
+            where = row.code or row.scenarios
+            problems.append(f"{row.id} is tagged but not in the catalogue: {where}")
+        elif row.testable and row.keyword == "MUST":
+            if row.status in ("untested", "failing", "not_run"):
+                problems.append(f"{row.id} (MUST) is {row.status}")
+            if not row.code:
+                problems.append(f"{row.id} (MUST) is named in no docstring")
+        elif row.testable and row.keyword == "SHOULD" and row.status == "untested":
+            problems.append(f"{row.id} (SHOULD) has no scenario")
+    problems += [f"scenario without a REQ tag: {label}" for label in trace.untagged_scenarios]
+    return problems
+
+
+def render_trace_markdown(trace: Trace) -> str:
+    lines = [
+        "# Traceability",
+        "",
+        f"Results from the kit run against `{trace.target}`." if trace.target else "No kit run.",
+        "",
+        "| Status | Requirements |",
+        "|---|---|",
+        *(f"| {status} | {count} |" for status, count in trace.counts.items()),
+        "",
+        "| REQ | Document | Keyword | Status | Code | Scenarios |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in trace.rows:
+        code = "<br>".join(f"`{c}`" for c in row.code) or "none"
+        scenarios = "<br>".join(s.replace("|", "\\|") for s in row.scenarios) or "none"
+        lines.append(
+            f"| {row.id} | {row.document} | {row.keyword} | {row.status} | {code} | {scenarios} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_trace(trace: Trace, directory: Path) -> None:
+    """trace.json and trace.md, deterministic."""
+    directory.mkdir(parents=True, exist_ok=True)
+    data = trace.model_dump(mode="json")
+    (directory / "trace.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    (directory / "trace.md").write_text(render_trace_markdown(trace))

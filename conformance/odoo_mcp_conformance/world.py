@@ -1,0 +1,79 @@
+"""The per-scenario state shared by steps: settings asked for, the server, the last answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import mcp.types as t
+import pytest
+from mcp.client.client import ConnectMode
+
+from odoo_mcp_conformance.control import FakeOdooControl
+from odoo_mcp_conformance.driver import McpDriver, ServerPool, ToolOutcome
+from odoo_mcp_conformance.target import Launch, NotApplicable, Target
+
+__all__ = ["NOT_APPLICABLE", "World", "not_applicable"]
+
+#: The reason prefix that turns a skipped scenario into "not applicable" in the report.
+NOT_APPLICABLE = "not applicable: "
+
+
+def not_applicable(reason: str) -> None:
+    """Stop the scenario: the target cannot be configured for it (reported, never passed)."""
+    pytest.skip(NOT_APPLICABLE + reason)
+
+
+@dataclass
+class World:
+    """Everything one scenario accumulates; steps read and write it."""
+
+    target: Target
+    control: FakeOdooControl
+    pool: ServerPool
+    tmp: Path
+    settings: dict[str, Any] = field(default_factory=dict)
+    user: str = "admin"
+    fresh: bool = False
+    client_mode: ConnectMode = "legacy"
+    driver: McpDriver | None = None
+    launch: Launch | None = None
+    outcome: ToolOutcome | None = None
+    outcomes: list[ToolOutcome] = field(default_factory=list)
+    tools: list[t.Tool] | None = None
+    remembered: dict[str, Any] = field(default_factory=dict)
+
+    def configure(self, name: str, value: Any) -> None:
+        """Ask for a server setting (before the server is first used)."""
+        if self.driver is not None:
+            raise AssertionError(f"setting {name} after the server started: reorder the steps")
+        self.settings[name] = value
+
+    def server(self) -> McpDriver:
+        """The connected server for this scenario's settings (started on first use)."""
+        if self.driver is None:
+            try:
+                protocol = self.settings.get("odoo_protocol")
+                if isinstance(protocol, str):
+                    self.target.check_protocol(protocol)
+                launch = self.target.render(self.control.coordinates(self.user), self.settings)
+            except NotApplicable as exc:
+                not_applicable(str(exc))
+            self.launch = launch
+            self.driver = self.pool.get(launch, fresh=self.fresh, mode=self.client_mode)
+        return self.driver
+
+    def call(self, tool: str, arguments: dict[str, Any] | None) -> ToolOutcome:
+        """Call a tool, counting only this call's Odoo round trips."""
+        driver = self.server()
+        self.control.clear_calls()
+        self.outcome = driver.call_tool(tool, arguments)
+        self.outcomes.append(self.outcome)
+        self.control.note_writes()
+        return self.outcome
+
+    def last(self) -> ToolOutcome:
+        if self.outcome is None:
+            raise AssertionError("no tool was called yet in this scenario")
+        return self.outcome
