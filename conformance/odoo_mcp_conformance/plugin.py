@@ -23,7 +23,9 @@ from odoo_mcp_conformance.world import NOT_APPLICABLE, World
 
 pytest_plugins = [
     "odoo_mcp_conformance.steps.common",
-    "odoo_mcp_conformance.steps.tools",
+    "odoo_mcp_conformance.steps.read",
+    "odoo_mcp_conformance.steps.write",
+    "odoo_mcp_conformance.steps.domains",
     "odoo_mcp_conformance.steps.errors",
     "odoo_mcp_conformance.steps.safety",
 ]

@@ -1,3 +1,0 @@
-"""Steps specific to the tools features (generic ones live in common)."""
-
-from __future__ import annotations
