@@ -20,6 +20,7 @@ from typing import Any, Final, Literal
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from odoo_mcp.connection import CallOutcome
+from odoo_mcp.domain import OPERATORS
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.context import ToolContext, ToolSpec
@@ -92,16 +93,29 @@ class ExecuteResult(ResultModel):
         return data
 
 
+def _is_leaf(value: list[Any] | tuple[Any, ...]) -> bool:
+    return len(value) == 3 and isinstance(value[0], str) and value[1] in OPERATORS
+
+
 def _named_fields(value: object) -> Iterator[str]:
-    """Field names an argument names: dict keys, domain leaves, lists of field names."""
+    """Field names an argument names: dict keys, domain leaves, lists of field names.
+
+    A domain leaf names its path (first and last segment: ``partner_id.email`` names
+    ``partner_id`` here and ``email`` for a global blocklist entry); its operator and value
+    are data, not field names, so ``["name", "ilike", "password"]`` names only ``name``.
+    """
     if isinstance(value, Mapping):
         for key, item in value.items():
             if isinstance(key, str):
                 yield key
             yield from _named_fields(item)
     elif isinstance(value, list | tuple):
-        if len(value) == 3 and isinstance(value[0], str) and isinstance(value[1], str):
-            yield value[0]  # a domain leaf [field, operator, value]
+        if _is_leaf(value):
+            path = value[0].split(".")
+            yield from dict.fromkeys((path[0], path[-1]))
+            if isinstance(value[2], Mapping | list | tuple):
+                yield from _named_fields(value[2])  # `any` sub-domains name fields too
+            return
         for item in value:
             if isinstance(item, str):
                 yield item
@@ -165,6 +179,26 @@ def _result(ctx: ToolContext, model: str, outcome: CallOutcome) -> ExecuteResult
     return ExecuteResult(result_type="value", result=_strip_blocked(ctx, model, value))
 
 
+async def _name_get_without_name_get(
+    ctx: ToolContext, params: ExecuteInput
+) -> ExecuteResult | None:
+    """REQ-04-28: ``name_get`` is gone from Odoo 17; answer it from ``display_name`` there.
+
+    The caller gets what name_get gave on 16 (``[[id, name], ...]``) for the same one call,
+    instead of an AttributeError fault for a method the spec names (REQ-04-26's list).
+    """
+    version = ctx.odoo.odoo_version
+    if params.method != "name_get" or version is None or version.major < 17 or not params.args:
+        return None
+    first = params.args[0]
+    ids = [first] if isinstance(first, int) else first
+    if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
+        return None  # let Odoo answer the malformed call as it would
+    pairs = await ctx.odoo.name_get(params.model, ids)
+    note = f"Odoo {version} has no name_get; the names come from display_name."
+    return ExecuteResult(result_type="value", result=[[i, n] for i, n in pairs], note=note)
+
+
 async def execute(ctx: ToolContext, params: ExecuteInput) -> ExecuteResult:
     """REQ-04-25: run any public method of a model; the generic escape hatch.
 
@@ -177,6 +211,9 @@ async def execute(ctx: ToolContext, params: ExecuteInput) -> ExecuteResult:
     operation = operation_of_method(method)
     _check_fields(ctx, model, operation, params)
     kwargs, context, warnings = _call_arguments(params)
+    translated = await _name_get_without_name_get(ctx, params)
+    if translated is not None:
+        return translated
     outcome = await ctx.odoo.call(model, method, list(params.args), kwargs or None, context)
     result = _result(ctx, model, outcome)
     if warnings:

@@ -15,6 +15,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooRpcError
 from odoo_mcp.domain import parse_domain
+from odoo_mcp.domain_patterns import render_patterns
 from odoo_mcp.formatting import normalize_records
 from odoo_mcp.order import parse_order
 from odoo_mcp.registry import FieldInfo
@@ -272,7 +273,7 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         title="Search and read records",
         description="Search records of any Odoo model and return field values. "
         "Paginate with limit/offset while has_more is true. "
-        f"{BINARY_HINT}\n\n{DOMAIN_HELP}",
+        f"{BINARY_HINT}\n\n{DOMAIN_HELP}\n{render_patterns()}",
         input_model=SearchReadInput,
         result_model=SearchReadResult,
         handler=search_read,

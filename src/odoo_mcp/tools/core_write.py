@@ -22,6 +22,7 @@ from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ModelName, OdooContext, ResultModel
+from odoo_mcp.x2many import check_x2many_commands
 
 __all__ = [
     "ALLOW_READONLY_KEY",
@@ -84,6 +85,7 @@ async def create(ctx: ToolContext, params: CreateInput) -> CreateResult:
     model = params.model
     ctx.policy.check_operation(Operation.CREATE, model)
     ctx.policy.check_values(model, params.values)
+    check_x2many_commands(model, params.values)
     new_id = await ctx.odoo.create(model, params.values, _odoo_context(params.context))
     return CreateResult(id=new_id, model=model, message=f"Created {model} record with ID {new_id}")
 
@@ -146,6 +148,7 @@ async def write(ctx: ToolContext, params: WriteInput) -> WriteResult:
     model = params.model
     ctx.policy.check_operation(Operation.WRITE, model)
     ctx.policy.check_values(model, params.values)
+    check_x2many_commands(model, params.values)
     await _check_readonly(ctx, model, params.values, params.context)
     ids = _unique(params.ids)
     await ctx.odoo.write(model, ids, params.values, _odoo_context(params.context))

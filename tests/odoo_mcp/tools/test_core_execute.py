@@ -263,3 +263,31 @@ def test_output_schema_keeps_its_properties() -> None:
 def test_unknown_arguments_are_refused() -> None:
     with pytest.raises(ValidationError):
         ExecuteInput.model_validate({"model": "sale.order", "method": "x", "ids": [1]})
+
+
+async def test_domain_values_are_not_taken_for_field_names(
+    full: ToolContext, fake: FakeOdoo
+) -> None:
+    # "password" is a blocked field, but here it is the searched text, not a field
+    params = _run("res.partner", "search_count", [["name", "ilike", "password"]])
+    result = await execute(full, params)
+    assert result.result == 0
+    assert fake.call_counts() == 1
+
+
+async def test_blocked_field_at_the_end_of_a_path_is_refused(
+    full: ToolContext, fake: FakeOdoo
+) -> None:
+    params = _run("res.partner", "search", [["user_ids.password", "=", "x"]])
+    with pytest.raises(SafetyError) as caught:
+        await execute(full, params)
+    assert caught.value.code == "FIELD_BLOCKED"
+    assert fake.call_counts() == 0
+
+
+async def test_name_get_answers_on_every_version(full: ToolContext, fake: FakeOdoo) -> None:
+    expected = fake.read("res.partner", [1, 3], ["display_name"])
+    result = await execute(full, _run("res.partner", "name_get", [1, 3]))
+    assert result.result == [[row["id"], row["display_name"]] for row in expected]
+    assert fake.call_counts() == 1
+    assert (result.note is not None) == (fake.version != "16.0")
