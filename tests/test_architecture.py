@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+KIT = SRC.parent / "conformance" / "odoo_mcp_conformance"
 # How code would reach the captures of a developer machine; a user's clone has neither.
 # (Spelled in pieces so that this guard does not match its own grep in the stop hook.)
 SHARED_MARKERS = ("/".join(("..", "shared")), "-".join(("odoo", "captures")))
@@ -22,7 +23,7 @@ def _imported_modules(package: Path) -> dict[str, set[str]]:
                 names.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names.add(node.module.split(".")[0])
-        found[str(path.relative_to(SRC))] = names
+        found[str(path.relative_to(package.parent))] = names
     return found
 
 
@@ -66,9 +67,24 @@ def test_nothing_reads_the_shared_folder_at_run_time() -> None:
     root = SRC.parent
     offenders = [
         str(path.relative_to(root))
-        for folder in ("src", "tests", "bench")
+        for folder in ("src", "tests", "bench", "conformance")
         for path in (root / folder).rglob("*.py")
         if path != Path(__file__).resolve()
         and any(marker in path.read_text(encoding="utf-8") for marker in SHARED_MARKERS)
     ]
     assert offenders == []
+
+
+def test_the_kit_judges_only_through_mcp() -> None:
+    # The kit never imports the server; it imports the fake only to serve it (plugin.py),
+    # then talks to it through the HTTP control API like any other client.
+    modules = _imported_modules(KIT)
+    assert len(modules) >= 10
+    assert {
+        m: n & {"odoo_mcp", "odoo_mcp_demo"}
+        for m, n in modules.items()
+        if n & {"odoo_mcp", "odoo_mcp_demo"}
+    } == {}
+    assert sorted(m for m, n in modules.items() if "fake_odoo" in n) == [
+        "odoo_mcp_conformance/plugin.py"
+    ]
