@@ -1,0 +1,55 @@
+"""Tools to break the reference server in one place, for the kit's broken-server tests.
+
+Patches go through public seams (module attributes, tool handlers) and are applied before
+``build_server`` runs, so each variant differs from the reference by exactly one defect.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+
+def patch_everywhere(original: Any, replacement: Any) -> int:
+    """Replace ``original`` by ``replacement`` in every loaded odoo_mcp module namespace."""
+    import odoo_mcp.server  # noqa: F401  (loads every module the server uses)
+
+    count = 0
+    for name, module in list(sys.modules.items()):
+        if not (name == "odoo_mcp" or name.startswith("odoo_mcp.")) or module is None:
+            continue
+        for attr, value in list(vars(module).items()):
+            if value is original:
+                setattr(module, attr, replacement)
+                count += 1
+    if count == 0:
+        raise SystemExit(f"sabotage found nothing to patch for {original!r}")
+    return count
+
+
+def wrap_tool(name: str, post: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """Post-process the result of one tool (as its JSON-ready dict)."""
+    from odoo_mcp.server import ALL_TOOLS
+
+    spec = next(spec for spec in ALL_TOOLS if spec.name == name)
+    handler = spec.handler
+    result_model: type[BaseModel] = spec.result_model
+
+    async def broken(ctx: Any, params: Any) -> Any:
+        result = await handler(ctx, params)
+        data = post(result.model_dump(mode="json"))
+        return result_model.model_construct(**data)
+
+    object.__setattr__(spec, "handler", broken)
+
+
+def serve() -> None:
+    from odoo_mcp.cli import main
+
+    sys.exit(main(["serve"]))
+
+
+Handler = Callable[[Any, Any], Awaitable[Any]]

@@ -1,0 +1,17 @@
+"""Defect: tools are listed without annotations (REQ-11-18)."""
+
+from typing import Any
+
+from _sabotage import patch_everywhere, serve
+
+from odoo_mcp import dispatch
+
+original = dispatch.tool_definition
+
+
+def _bare(spec: Any) -> Any:
+    return original(spec).model_copy(update={"annotations": None})
+
+
+patch_everywhere(original, _bare)
+serve()
