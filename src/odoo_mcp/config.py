@@ -83,68 +83,121 @@ class _SpecEnvSource(PydanticBaseSettingsSource):
 class OdooMcpConfig(BaseSettings):
     """REQ-11-25: the full settings model, flat keys, one env variable per field."""
 
-    model_config = SettingsConfigDict(case_sensitive=False, extra="forbid", frozen=True)
+    model_config = SettingsConfigDict(
+        case_sensitive=False, extra="forbid", frozen=True, use_attribute_docstrings=True
+    )
 
     # Connection
     odoo_url: str = Field(repr=False)  # may carry user:password@
+    """Base URL of the Odoo server, e.g. https://odoo.example.com (user:password@ in the URL
+    is accepted and hidden in logs)."""
     odoo_db: str
+    """Database name."""
     odoo_username: str | None = None
+    """Login of the Odoo user the server acts as."""
     odoo_password: SecretStr | None = None
+    """Password of that user (prefer an API key)."""
     odoo_api_key: SecretStr | None = None
+    """API key of that user; used instead of the password when set."""
     odoo_protocol: Annotated[ProtocolChoice, Lowered] = "auto"
+    """Wire protocol: auto (by Odoo version), xmlrpc, jsonrpc or json2 (Odoo 19+)."""
     odoo_timeout: int = Field(default=30, gt=0)
+    """Seconds to wait for one Odoo call."""
     odoo_verify_ssl: Flag = True
+    """Verify the Odoo server's TLS certificate."""
     odoo_ca_cert: str | None = None
+    """Path of a CA bundle to verify the Odoo certificate with."""
     # Transport
     transport: Annotated[Literal["stdio", "sse", "http"], Lowered] = "stdio"
+    """MCP transport: stdio, or http (streamable HTTP)."""
     host: str = "127.0.0.1"
+    """Interface the HTTP transport listens on."""
     port: int = Field(default=8080, ge=1, le=65535)
+    """Port the HTTP transport listens on."""
     mcp_path: str = "/mcp"
+    """URL path of the MCP endpoint on the HTTP transport."""
     # Safety
     mode: Annotated[Mode, Lowered] = Mode.READONLY
+    """Operation mode: readonly (default), restricted (writes only to the write_allowlist
+    models) or full."""
     model_allowlist: Names = ()
+    """If set, the only models the server touches (comma-separated)."""
     model_blocklist: Names = ()
+    """Models the server refuses, replacing the built-in blocklist (comma-separated)."""
     write_allowlist: Names = ()
+    """Models writable in restricted mode; empty means no writes (comma-separated)."""
     field_blocklist: Names = ()
+    """Fields never read, written, filtered or sorted on: `model.field`, or a bare field name
+    for every model (comma-separated); added to the built-in list."""
     method_blocklist: Names = ()
+    """Methods odoo_core_execute refuses, added to the built-in list (comma-separated)."""
     # Toolsets
     enabled_toolsets: Names = ()
+    """Toolsets to enable (comma-separated); empty means the default set."""
     disabled_toolsets: Names = ()
+    """Toolsets to disable (comma-separated)."""
     # Registry
     static_registry_path: str | None = None
+    """Path of a static registry file used instead of introspection."""
     introspect_on_startup: Flag = True
+    """Read model metadata from Odoo at start-up."""
     introspect_models: Names = ()
+    """Models to introspect at start-up (comma-separated); empty means on demand."""
     # Rate limit (REQ-11-21's read/write limits have no env variable in the spec)
     rate_limit_enabled: Flag = False
+    """Limit tool calls per MCP session."""
     rate_limit_rpm: int = 60
+    """Calls allowed per minute and session."""
     rate_limit_rph: int = 1000
+    """Calls allowed per hour and session."""
     rate_limit_burst: int = 10
+    """Calls allowed in a burst above the per-minute rate."""
     rate_limit_read_rpm: int | None = Field(default=None, gt=0)
+    """Per-minute limit for read tools (configuration file only)."""
     rate_limit_write_rpm: int | None = Field(default=None, gt=0)
+    """Per-minute limit for write tools (configuration file only)."""
     # Audit
     audit_enabled: Flag = False
+    """Write an audit record (JSON Lines) for tool calls."""
     audit_log_file: str | None = None
+    """Path of the audit log; standard error when unset."""
     audit_log_reads: Flag = False
+    """Audit read tools too."""
     audit_log_writes: Flag = True
+    """Audit create and write calls."""
     audit_log_deletes: Flag = True
+    """Audit unlink calls."""
     # Context
     odoo_lang: str = "en_US"
+    """Language sent in the Odoo context (lang)."""
     odoo_tz: str = "UTC"
+    """Time zone sent in the Odoo context (tz)."""
     odoo_company_id: int | None = None
+    """Current company id sent in the Odoo context."""
     odoo_company_ids: Ids = ()
+    """Allowed company ids sent in the Odoo context (comma-separated)."""
     # Search
     search_default_limit: int = Field(default=80, ge=1)
+    """Records returned by search tools when no limit is given."""
     search_max_limit: int = Field(default=500, ge=1)
+    """Largest limit a search tool accepts."""
     deep_search_max_depth: int = Field(default=3, ge=1)
+    """Deepest relation path a search may follow."""
     # Display
     strip_html: Flag = True
+    """Turn HTML field values into plain text."""
     normalize_many2one: Flag = True
+    """Return many2one values as {id, name} objects."""
     # Logging
     log_level: Annotated[Literal["debug", "info", "warning", "error", "critical"], Lowered] = "info"
+    """Server log level (logs go to standard error)."""
     # Health
     health_check_interval: int = Field(default=300, ge=0)
+    """Seconds between connection health checks; 0 disables them."""
     reconnect_max_attempts: int = Field(default=3, ge=0)
+    """Reconnection attempts after a connection failure."""
     reconnect_backoff_base: float = Field(default=1.0, ge=0)
+    """Base delay in seconds of the exponential reconnection backoff."""
 
     @classmethod
     def settings_customise_sources(
