@@ -1,0 +1,213 @@
+"""mkdocs hook: pages generated at build time, never committed.
+
+- ``reference/configuration.md`` from the settings model (``OdooMcpConfig``) and its variables;
+- ``reference/tools.md`` from the tool specs (input models = inputSchema, annotations);
+- ``reference/errors.md`` from the categories, codes and the pattern database;
+- ``conformance/matrix.md``: the REQ coverage matrix, from the latest kit run's report
+  (``reports/conformance/report.json``, written by ``tox -e docs``) joined with the
+  traceability scan. Without a run, the page says so and shows the scan alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parents[2]
+REPORT = Path(
+    os.environ.get("ODOO_MCP_KIT_REPORT", ROOT / "reports" / "conformance" / "report.json")
+)
+
+
+def _cell(text: object) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def configuration_page() -> str:
+    from odoo_mcp.config import ENV_VARS, OdooMcpConfig
+
+    lines = [
+        "# Configuration reference",
+        "",
+        "Generated from the settings model. Precedence: command-line flags > environment "
+        "variables > JSON file (`--config` or `ODOO_MCP_CONFIG`) > defaults. Lists are "
+        "comma-separated in the environment; booleans are `true/1/yes` or `false/0/no`. An "
+        "invalid configuration stops start-up with one message per problem.",
+        "",
+        "| Setting (JSON key) | Environment variable | Default | Description |",
+        "|---|---|---|---|",
+    ]
+    for name, field in OdooMcpConfig.model_fields.items():
+        names = ENV_VARS.get(name, ())
+        env = ", ".join(f"`{n}`" for n in names) or "file only"
+        default = "required" if field.is_required() else f"`{json.dumps(_plain(field.default))}`"
+        lines.append(f"| `{name}` | {env} | {default} | {_cell(field.description or '')} |")
+    return "\n".join(lines) + "\n"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    if hasattr(value, "value"):
+        return value.value
+    return value
+
+
+def _schema_type(prop: dict[str, Any]) -> str:
+    if "type" in prop:
+        kind = prop["type"]
+        if kind == "array" and isinstance(prop.get("items"), dict) and "type" in prop["items"]:
+            return f"array of {prop['items']['type']}"
+        return str(kind)
+    if "anyOf" in prop:
+        return " or ".join(_schema_type(p) for p in prop["anyOf"])
+    return "any"
+
+
+def tools_page() -> str:
+    from odoo_mcp.safety import annotations_for
+    from odoo_mcp.server import ALL_TOOLS
+
+    lines = [
+        "# Tools reference",
+        "",
+        "Generated from the tool input models: the tables are the tools' `inputSchema`.",
+        "Which tools a client sees depends on the mode (see [Safety](../safety.md)).",
+        "",
+    ]
+    for spec in sorted(ALL_TOOLS, key=lambda s: s.name):
+        hints = annotations_for(spec.name)
+        schema = spec.input_model.model_json_schema()
+        required = set(schema.get("required", []))
+        lines += [
+            f"## `{spec.name}`",
+            "",
+            f"**{spec.title}**: {spec.kind} tool. Annotations: "
+            f"readOnlyHint={hints.read_only_hint}, destructiveHint={hints.destructive_hint}, "
+            f"idempotentHint={hints.idempotent_hint}, openWorldHint={hints.open_world_hint}.",
+            "",
+            "```text",
+            spec.description,
+            "```",
+            "",
+            "| Parameter | Type | Required | Default | Description |",
+            "|---|---|---|---|---|",
+        ]
+        for name, prop in schema.get("properties", {}).items():
+            default = f"`{json.dumps(prop['default'])}`" if "default" in prop else ""
+            lines.append(
+                f"| `{name}` | {_schema_type(prop)} | {'yes' if name in required else 'no'} "
+                f"| {default} | {_cell(prop.get('description', ''))} |"
+            )
+        outputs = spec.result_model.model_json_schema().get("properties", {})
+        lines += ["", "Result fields: " + ", ".join(f"`{n}`" for n in outputs) + ".", ""]
+    return "\n".join(lines)
+
+
+def errors_page() -> str:
+    from odoo_mcp.errors import ERROR_PATTERNS, ErrorCategory, ErrorCode, retry_for
+    from odoo_mcp.errors.categories import CATEGORY_CODES, default_retry_after
+
+    lines = [
+        "# Errors reference",
+        "",
+        "Every Odoo, safety or validation error is a tool result with `isError: true` whose "
+        "text is one JSON object: `error` (always true), `category`, `code`, `message`, "
+        "`details`, `suggestion`, `retry`, and `retry_after` when waiting helps. No "
+        "traceback is ever sent. An unknown tool is JSON-RPC error -32601, invalid "
+        "arguments -32602, a server bug -32603.",
+        "",
+        "## Categories",
+        "",
+        "| Category | Default code | Retry | Retry after (s) |",
+        "|---|---|---|---|",
+    ]
+    for category in ErrorCategory:
+        code = CATEGORY_CODES.get(category)
+        after = default_retry_after(category)
+        lines.append(
+            f"| `{category.value}` | `{code.value if code else ''}` | {retry_for(category)} "
+            f"| {after if after is not None else ''} |"
+        )
+    lines += ["", "## Codes", "", ", ".join(f"`{code.value}`" for code in ErrorCode), ""]
+    lines += [
+        "## Pattern database",
+        "",
+        "Odoo's error message is matched against these patterns in order; the first match "
+        "gives the code and the suggestion. Extensions register more without touching the "
+        "classifier.",
+        "",
+        "| # | Pattern id | Category | Code | Exception classes | Regex |",
+        "|---|---|---|---|---|---|",
+    ]
+    for number, pattern in enumerate(ERROR_PATTERNS, 1):
+        classes = ", ".join(pattern.error_classes) or "any"
+        lines.append(
+            f"| {number} | `{pattern.id}` | `{pattern.category.value}` | `{pattern.code}` "
+            f"| {_cell(classes)} | `{_cell(pattern.pattern)}` |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def matrix_page() -> str:
+    from odoo_mcp_conformance.trace.build import build_trace
+
+    results = REPORT if REPORT.exists() else None
+    trace = build_trace(results=results)
+    header = (
+        f"Results of the latest kit run against `{trace.target}` (fake Odoo, "
+        f"`{REPORT.relative_to(ROOT) if REPORT.is_relative_to(ROOT) else REPORT}`)."
+        if results
+        else "No kit run was found when this site was built (`tox -e docs` runs the kit "
+        "first): the statuses below come from the scan alone."
+    )
+    lines = [
+        "# REQ coverage matrix",
+        "",
+        header,
+        "",
+        "For every requirement of the catalogue: where the reference server implements it "
+        "(docstring tags), which scenarios prove it, and the verdict.",
+        "",
+        "| Status | Requirements |",
+        "|---|---|",
+        *(f"| {status} | {count} |" for status, count in trace.counts.items()),
+        "",
+    ]
+    documents = sorted({row.document for row in trace.rows})
+    for document in documents:
+        rows = [row for row in trace.rows if row.document == document]
+        lines += [
+            f"## {document}",
+            "",
+            "| REQ | Keyword | Status | Code | Scenarios | Summary |",
+            "|---|---|---|---|---|---|",
+        ]
+        for row in rows:
+            code = "<br>".join(f"`{c.split(' ')[0]}`" for c in row.code) or "none"
+            scenarios = "<br>".join(_cell(s) for s in row.scenarios) or "none"
+            lines.append(
+                f"| {row.id} | {row.keyword} | **{row.status}** | {code} | {scenarios} "
+                f"| {_cell(row.summary)} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+PAGES = {
+    "reference/configuration.md": configuration_page,
+    "reference/tools.md": tools_page,
+    "reference/errors.md": errors_page,
+    "conformance/matrix.md": matrix_page,
+}
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    for path, render in PAGES.items():
+        files.append(File.generated(config, path, content=render()))
+    return files
