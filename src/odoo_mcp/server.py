@@ -28,8 +28,16 @@ from odoo_mcp.dispatch import AnySpec, ToolDispatcher
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety import AuditLogger, RateLimiter
-from odoo_mcp.tools import core_execute, core_meta, core_models, core_read, core_write
+from odoo_mcp.tools import (
+    core_execute,
+    core_meta,
+    core_models,
+    core_read,
+    core_toolsets,
+    core_write,
+)
 from odoo_mcp.tools.context import ToolContext
+from odoo_mcp.toolsets import toolset_of
 
 __all__ = [
     "ALL_TOOLS",
@@ -49,15 +57,10 @@ ALL_TOOLS: Final[tuple[AnySpec, ...]] = (
     *core_read.TOOLS,
     *core_meta.TOOLS,
     *core_models.TOOLS,
+    *core_toolsets.TOOLS,
     *core_write.TOOLS,
     *core_execute.TOOLS,
 )
-
-
-def toolset_of(tool: str) -> str:
-    """REQ-11-25: a tool's toolset is the middle part of ``odoo_<toolset>_<action>``."""
-    parts = tool.split("_")
-    return parts[1] if len(parts) > 2 and parts[0] == "odoo" else tool
 
 
 def selected_tools(config: OdooMcpConfig, specs: Iterable[AnySpec]) -> list[AnySpec]:
@@ -105,6 +108,7 @@ def build_server(
         ),
         search_default_limit=config.search_default_limit,
         search_max_limit=config.search_max_limit,
+        tool_names=tuple(spec.name for spec in specs),
     )
     dispatcher = ToolDispatcher(
         specs,

@@ -34,6 +34,8 @@ class ToolContext:
     formatting: FormatOptions
     search_default_limit: int = 80
     search_max_limit: int = 500
+    #: REQ-03-19: the tools registered on this server (for odoo_core_list_toolsets)
+    tool_names: tuple[str, ...] = ()
 
 
 InputT = TypeVar("InputT", bound=BaseModel)

@@ -1,0 +1,88 @@
+"""SPEC-03 REQ-03-19 / SPEC-04 §2: odoo_core_list_toolsets, what this server offers.
+
+Answered from what was registered at start-up and the connection's known version: no Odoo
+round trip.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import BaseModel
+
+from odoo_mcp.tools.context import ToolContext, ToolSpec
+from odoo_mcp.tools.core_common import InputModel, ResultModel
+from odoo_mcp.toolsets import TOOLSETS, ToolsetInfo, toolset_of
+
+__all__ = ["TOOLS", "ListToolsetsInput", "ListToolsetsResult", "list_toolsets"]
+
+
+class ListToolsetsInput(InputModel):
+    """REQ-03-19: the empty inputSchema of odoo_core_list_toolsets."""
+
+
+class ToolsetEntry(BaseModel):
+    """REQ-03-19: one registered toolset."""
+
+    name: str
+    description: str
+    tools: list[str]
+    odoo_modules: list[str]
+    status: Literal["active"] = "active"
+
+
+class ListToolsetsResult(ResultModel):
+    """REQ-03-19: the toolsets, the tool count, the Odoo version and the connection URL."""
+
+    toolsets: list[ToolsetEntry]
+    total_tools: int
+    odoo_version: str | None
+    connection: str
+
+
+def _without_credentials(url: str) -> str:
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+async def list_toolsets(ctx: ToolContext, params: ListToolsetsInput) -> ListToolsetsResult:
+    """REQ-03-19: the registered toolsets with their tools; no Odoo call."""
+    groups: dict[str, list[str]] = {}
+    for tool in ctx.tool_names:
+        groups.setdefault(toolset_of(tool), []).append(tool)
+    entries = []
+    for name in sorted(groups):
+        info = TOOLSETS.get(name) or ToolsetInfo(name=name, description="")
+        entries.append(
+            ToolsetEntry(
+                name=name,
+                description=info.description,
+                tools=sorted(groups[name]),
+                odoo_modules=list(info.required_modules),
+            )
+        )
+    version = ctx.odoo.odoo_version
+    url = getattr(ctx.odoo, "server_url", "")
+    return ListToolsetsResult(
+        toolsets=entries,
+        total_tools=len(ctx.tool_names),
+        odoo_version=str(version) if version else None,
+        connection=_without_credentials(url) if isinstance(url, str) else "",
+    )
+
+
+TOOLS: list[ToolSpec[Any, Any]] = [
+    ToolSpec(
+        name="odoo_core_list_toolsets",
+        title="List toolsets",
+        description="List the toolsets this server has enabled, with their tools, the Odoo "
+        "version and the Odoo server it is connected to.",
+        input_model=ListToolsetsInput,
+        result_model=ListToolsetsResult,
+        handler=list_toolsets,
+        kind="read",
+    )
+]

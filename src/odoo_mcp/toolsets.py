@@ -1,0 +1,44 @@
+"""SPEC-03: toolsets, the groups tools are enabled, disabled and listed by.
+
+A tool's toolset is the middle part of its name (``odoo_<toolset>_<action>``, REQ-03-11). Only
+``core`` exists so far; each toolset declares the Odoo modules it needs (REQ-03-15), which
+``odoo_core_list_toolsets`` reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["TOOLSETS", "ToolsetInfo", "toolset_of"]
+
+
+class ToolsetInfo(BaseModel):
+    """REQ-03-02: what a toolset declares about itself."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    description: str
+    version: str = "1.0.0"
+    required_modules: tuple[str, ...] = ()
+    min_odoo_version: str = "14.0"
+
+
+TOOLSETS: Final[Mapping[str, ToolsetInfo]] = MappingProxyType(
+    {
+        "core": ToolsetInfo(
+            name="core",
+            description="Generic CRUD, metadata and method tools that work on any Odoo model.",
+        ),
+    }
+)
+
+
+def toolset_of(tool: str) -> str:
+    """REQ-03-11: a tool's toolset is the middle part of ``odoo_<toolset>_<action>``."""
+    parts = tool.split("_")
+    return parts[1] if len(parts) > 2 and parts[0] == "odoo" else tool

@@ -1,0 +1,35 @@
+"""REQ-03-19: odoo_core_list_toolsets reports what was registered, with no Odoo call."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from fake_odoo.handle import FakeOdoo
+from odoo_mcp.server import ALL_TOOLS
+from odoo_mcp.tools.context import ToolContext
+from odoo_mcp.tools.core_toolsets import ListToolsetsInput, _without_credentials, list_toolsets
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_lists_the_registered_tools_by_toolset(ctx: ToolContext, fake: FakeOdoo) -> None:
+    names = tuple(spec.name for spec in ALL_TOOLS)
+    result = await list_toolsets(replace(ctx, tool_names=names), ListToolsetsInput())
+    assert [t.name for t in result.toolsets] == ["core"]
+    assert result.toolsets[0].tools == sorted(names) and result.total_tools == 12
+    assert result.toolsets[0].status == "active" and result.toolsets[0].odoo_modules == []
+    assert result.odoo_version == fake.version
+    assert fake.call_counts() == 0
+
+
+def test_connection_url_never_carries_credentials() -> None:
+    assert _without_credentials("https://bot:s3cret@odoo.example.com:8069/odoo?x=1") == (
+        "https://odoo.example.com:8069/odoo"
+    )
+
+
+def test_input_schema_is_empty() -> None:
+    schema = ListToolsetsInput.model_json_schema()
+    assert schema.get("properties", {}) == {}
