@@ -127,8 +127,8 @@ class OdooMcpConfig(BaseSettings):
     write_allowlist: Names = ()
     """Models writable in restricted mode; empty means no writes (comma-separated)."""
     field_blocklist: Names = ()
-    """Fields never read, written, filtered or sorted on: `model.field`, or a bare field name
-    for every model (comma-separated); added to the built-in list."""
+    """Field names never read, written, filtered or sorted on, on every model
+    (comma-separated); added to the built-in list."""
     method_blocklist: Names = ()
     """Methods odoo_core_execute refuses, added to the built-in list (comma-separated)."""
     # Toolsets

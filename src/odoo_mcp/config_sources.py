@@ -245,6 +245,12 @@ def cross_field_problems(values: Mapping[str, Any]) -> list[str]:
         for name, floor in (("rate_limit_rpm", 1), ("rate_limit_rph", 1), ("rate_limit_burst", 1)):
             if name in values and values[name] < floor:
                 problems.append(f"{_label(name)} must be > 0 when rate limiting is on")
+    dotted = sorted(name for name in values.get("field_blocklist") or () if "." in name)
+    if dotted:
+        problems.append(
+            "field_blocklist (ODOO_MCP_FIELD_BLOCKLIST) takes bare field names, blocked on "
+            f"every model (REQ-11-13): {', '.join(dotted)} would block nothing"
+        )
     default, top = values.get("search_default_limit"), values.get("search_max_limit")
     if default is not None and top is not None and default > top:
         problems.append(f"search_default_limit ({default}) is above search_max_limit ({top})")

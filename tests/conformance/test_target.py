@@ -19,13 +19,13 @@ ODOO = OdooCoordinates(
 
 def test_reference_target_renders_its_command_and_environment() -> None:
     launch = load_target(TARGETS / "reference.toml").render(
-        ODOO, {"mode": "readonly", "field_blocklist": ["res.partner.email", "phone"]}
+        ODOO, {"mode": "readonly", "field_blocklist": ["email", "phone"]}
     )
     env = dict(launch.env)
     assert launch.command == (sys.executable, "-m", "odoo_mcp", "serve")
     assert env["ODOO_URL"] == "http://127.0.0.1:8069" and env["ODOO_API_KEY"] == "k3y"
     assert env["ODOO_MCP_MODE"] == "readonly"
-    assert env["ODOO_MCP_FIELD_BLOCKLIST"] == "res.partner.email,phone"
+    assert env["ODOO_MCP_FIELD_BLOCKLIST"] == "email,phone"
 
 
 def test_example_target_maps_values_and_list_syntax() -> None:
@@ -88,10 +88,10 @@ def test_example_server_translates_the_other_names() -> None:
         {
             "OTHER_ODOO_HOST": "http://h",
             "OTHER_ACCESS": "ro",
-            "OTHER_HIDDEN_FIELDS": '["res.partner.email"]',
+            "OTHER_HIDDEN_FIELDS": '["email"]',
             "ODOO_MCP_MODE": "full",  # the reference's own names must not leak through
             "PATH": "/bin",
         }
     )
     assert out["ODOO_URL"] == "http://h" and out["ODOO_MCP_MODE"] == "readonly"
-    assert out["ODOO_MCP_FIELD_BLOCKLIST"] == "res.partner.email" and out["PATH"] == "/bin"
+    assert out["ODOO_MCP_FIELD_BLOCKLIST"] == "email" and out["PATH"] == "/bin"

@@ -68,7 +68,8 @@ def test_each_variable_is_read(field: str, variable: str) -> None:
     samples = {"ODOO_URL": "https://other.test", "ODOO_DB": "db2", "ODOO_API_KEY": "k2",
                "ODOO_PASSWORD": "pw", "ODOO_PROTOCOL": "JSONRPC", "ODOO_MCP_TRANSPORT": "http",
                "ODOO_MCP_MODE": "Full", "ODOO_MCP_LOG_LEVEL": "DEBUG",
-               "ODOO_MCP_SEARCH_MAX_LIMIT": "900"}  # fmt: skip
+               "ODOO_MCP_SEARCH_MAX_LIMIT": "900",
+               "ODOO_MCP_FIELD_BLOCKLIST": "ab, cd"}  # fmt: skip
     value = samples.get(variable, _sample_for(field))
     env = {**BASE, "ODOO_USERNAME": "admin", variable: value}
     config = load_config(environ=env)
@@ -307,3 +308,15 @@ def test_secrets_never_appear_in_describe_or_errors(
     with pytest.raises(ConfigError) as caught:
         load_config(environ={**env, "ODOO_MCP_PORT": "0"}, config_path=None)
     assert "S3CR3T" not in str(caught.value)
+
+
+def test_dotted_field_blocklist_entries_are_a_configuration_error() -> None:
+    values = {
+        "odoo_url": "http://odoo.test",
+        "odoo_db": "demo",
+        "odoo_api_key": "k",
+        "field_blocklist": "email,res.partner.phone",
+    }
+    with pytest.raises(ConfigError) as caught:
+        load_config(values, environ={})
+    assert any("res.partner.phone would block nothing" in p for p in caught.value.problems)
