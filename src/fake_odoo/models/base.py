@@ -100,6 +100,7 @@ class ResUsers(Model):
     # name, email, lang and tz live on the partner (Odoo's _inherits = {"res.partner": ...})
     name = fields.Char("Name", related="partner_id.name", readonly=False)
     login = fields.Char("Login", required=True, help="Used to log into the system")
+    signature = fields.Html("Email Signature")
     password = fields.Char(
         "Password",
         compute="_compute_password",

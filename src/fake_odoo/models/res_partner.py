@@ -112,6 +112,8 @@ class ResPartner(Model):
     )
     website = fields.Char("Website Link")
     comment = fields.Html("Notes")
+    # image.mixin's main image (real Odoo also keeps resized copies: not imitated)
+    image_1920 = fields.Binary("Image")
     category_id = fields.Many2many("res.partner.category", "Tags")
     active = fields.Boolean("Active", default=True)
     employee = fields.Boolean("Employee", help="Check this box if this contact is an Employee.")
