@@ -43,6 +43,8 @@ class World:
     outcomes: list[ToolOutcome] = field(default_factory=list)
     tools: list[t.Tool] | None = None
     remembered: dict[str, Any] = field(default_factory=dict)
+    #: models whose field metadata the server should hold before the first counted call
+    warm_models: list[str] = field(default_factory=list)
 
     def configure(self, name: str, value: Any) -> None:
         """Ask for a server setting (before the server is first used)."""
@@ -62,6 +64,10 @@ class World:
                 not_applicable(str(exc))
             self.launch = launch
             self.driver = self.pool.get(launch, fresh=self.fresh, mode=self.client_mode)
+            for model in self.warm_models:
+                warm = self.driver.call_tool("odoo_core_search_read", {"model": model, "limit": 1})
+                if warm.error is not None or warm.is_error:
+                    raise AssertionError(f"warming {model} failed: {warm.error or warm.text}")
         return self.driver
 
     def call(self, tool: str, arguments: dict[str, Any] | None) -> ToolOutcome:

@@ -8,6 +8,7 @@ Paths use :mod:`odoo_mcp_conformance.jsonpath`.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -135,11 +136,12 @@ def _find(world: World, model: str, domain: str, name: str) -> None:
 
 @given(parsers.parse('the server has already read from "{model}"'))
 def _warm(world: World, model: str) -> None:
-    """Field metadata is cached per model: later round-trip counts exclude ``fields_get``."""
-    world.call("odoo_core_search_read", {"model": model, "limit": 1})
-    outcome = world.last()
-    assert not outcome.is_error and outcome.error is None, f"warm-up failed: {outcome.text}"
-    world.outcome = None
+    """Field metadata is cached per model: later round-trip counts exclude ``fields_get``.
+
+    The read happens when the server starts (after every setting is known)."""
+    if world.driver is not None:
+        raise AssertionError("warm models before the server starts")
+    world.warm_models.append(model)
 
 
 # -- When ----------------------------------------------------------------------------------------
@@ -223,6 +225,25 @@ def _path_is(world: World, path: str, value: str) -> None:
     assert matches(actual, expected), f"{path} is {json.dumps(actual)[:500]}, expected {value}"
 
 
+@then(parsers.parse('the result "{path}" matches the pattern "{pattern}"'))
+def _path_pattern(world: World, path: str, pattern: str) -> None:
+    actual = lookup(result_data(world), path)
+    values = actual if isinstance(actual, list) and "[*]" in path else [actual]
+    assert values, f"{path} is empty"
+    for value in values:
+        assert isinstance(value, str) and re.fullmatch(pattern, value), (
+            f"{path}: {value!r} does not match {pattern!r}"
+        )
+
+
+@then(parsers.parse('each of "{path}" is {value}'))
+def _each_is(world: World, path: str, value: str) -> None:
+    items, expected = lookup(result_data(world), path), parse_json(value, world)
+    assert isinstance(items, list) and items, f"{path} is not a non-empty list: {items!r}"
+    wrong = [item for item in items if not matches(item, expected)]
+    assert not wrong, f"{len(wrong)} of {len(items)} in {path} are not {value}: {wrong[:3]}"
+
+
 @then(parsers.parse('the result "{path}" has {count:d} items'))
 def _path_len(world: World, path: str, count: int) -> None:
     actual = lookup(result_data(world), path)
@@ -230,7 +251,7 @@ def _path_len(world: World, path: str, count: int) -> None:
     assert len(actual) == count, f"{path} has {len(actual)} items, expected {count}"
 
 
-@then(parsers.parse('the result "{path}" is absent'))
+@then(parsers.parse('the result has no "{path}"'))
 def _path_absent(world: World, path: str) -> None:
     actual = lookup(result_data(world), path)
     missing = actual is MISSING or (isinstance(actual, list) and all(a is MISSING for a in actual))
@@ -280,6 +301,19 @@ def _calls(world: World, count: int) -> None:
     assert len(calls) == count, f"Odoo received {len(calls)} call(s), expected {count}: {calls}"
 
 
+@then(parsers.parse('Odoo received {count:d} "{method}" call'))
+@then(parsers.parse('Odoo received {count:d} "{method}" calls'))
+def _method_calls(world: World, count: int, method: str) -> None:
+    calls = [c for c in world.control.data_calls() if c.get("method") == method]
+    assert len(calls) == count, f"Odoo received {len(calls)} {method} call(s), expected {count}"
+
+
+@then(parsers.parse("Odoo received at most {count:d} calls"))
+def _at_most(world: World, count: int) -> None:
+    calls = world.control.data_calls()
+    assert len(calls) <= count, f"Odoo received {len(calls)} calls, at most {count} allowed"
+
+
 @then(parsers.parse('Odoo received no "{method}" call'))
 def _no_method(world: World, method: str) -> None:
     calls = [c for c in world.control.data_calls() if c.get("method") == method]
@@ -326,6 +360,14 @@ def _schema(world: World, name: str, docstring: str) -> None:
     assert matches(tool.input_schema, expected), (
         f"{name} input schema {json.dumps(tool.input_schema)[:800]} does not match {expected}"
     )
+
+
+@then(parsers.parse('the tool "{name}" description contains "{text}"'))
+def _description(world: World, name: str, text: str) -> None:
+    tool = _tool(world, name)
+    if tool is None:
+        pytest.fail(f"{name} is not listed")
+    assert text in (tool.description or ""), f"{name} description lacks {text!r}"
 
 
 @given(parsers.parse('the target claims the capability "{name}"'))

@@ -1,0 +1,106 @@
+@SPEC-04
+Feature: Result normalisation
+  Every tool result turns Odoo's raw values into one predictable shape: many2one as objects,
+  empty values per type, ISO 8601 UTC datetimes, plain text instead of HTML, and binary data
+  only when asked for.
+
+  Background:
+    Given the id of the "res.partner" record matching [["name", "=", "Acme Corporation"]] is "acme"
+    And the "res.partner" record "acme" is edited outside the server with:
+      """
+      {"comment": "<p>Pays <b>late</b>, call first &amp; be nice</p>", "image_1920": "aGVsbG8gd29ybGQ="}
+      """
+
+  @REQ-04-05 @REQ-04-35
+  Scenario: a many2one is an {id, name} object, and null when empty
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": [3, 9], "fields": ["parent_id", "country_id"]}
+      """
+    Then the call succeeds
+    And the result "records[0].parent_id" is {"id": 1, "name": "YourCompany"}
+    And the result "records[0].country_id" is null
+    And the result "records[1].country_id" is {"id": 233, "name": "United States"}
+    And the result "records[1].parent_id" is null
+
+  @REQ-04-05
+  Scenario: search_read normalises many2one values too
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "sale.order", "domain": [], "fields": ["partner_id"], "limit": 5}
+      """
+    Then each of "records[*].partner_id" is {"id": "<int>", "name": "<str>"}
+
+  @REQ-04-35
+  Scenario: empty text is an empty string, empty dates are null, x2many stay id lists
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": [3], "fields": ["email", "website", "category_id", "child_ids"]}
+      """
+    Then the result "records[0].website" is ""
+    And the result "records[0].category_id" is []
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "sale.order", "domain": [["commitment_date", "=", false]], "fields": ["commitment_date"], "limit": 1}
+      """
+    Then the result "records[0].commitment_date" is null
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["category_id", "!=", false]], "fields": ["category_id"], "limit": 1}
+      """
+    Then each of "records[*].category_id" is "<list>"
+    And each of "records[0].category_id[*]" is "<int>"
+
+  @REQ-04-35
+  Scenario: HTML is stripped to plain text by default
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": ["$acme"], "fields": ["comment"]}
+      """
+    Then the result "records[0].comment" is "Pays late, call first & be nice"
+
+  @REQ-04-35
+  Scenario: HTML stripping can be switched off
+    Given the server setting "strip_html" is "false"
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": ["$acme"], "fields": ["comment"]}
+      """
+    Then the result "records[0].comment" is "<p>Pays <b>late</b>, call first &amp; be nice</p>"
+
+  @REQ-04-37
+  Scenario: datetimes are ISO 8601 UTC with a Z
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "sale.order", "domain": [], "fields": ["date_order", "write_date"], "limit": 3}
+      """
+    Then the result "records[*].date_order" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+    And the result "records[*].write_date" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+
+  @REQ-04-36
+  Scenario: binary fields are left out of all-field reads
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": ["$acme"]}
+      """
+    Then the call succeeds
+    And no item of "records" has the key "image_1920"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["id", "=", "$acme"]], "fields": ["*"]}
+      """
+    Then no item of "records" has the key "image_1920"
+
+  @REQ-04-36
+  Scenario: a binary field asked for by name comes back as base64
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": ["$acme"], "fields": ["name", "image_1920"]}
+      """
+    Then the result "records[0].image_1920" is "aGVsbG8gd29ybGQ="
+
+  @REQ-04-36
+  Scenario: the read tools warn that binary fields are requested individually
+    When the client lists the tools
+    Then the tool "odoo_core_search_read" description contains "Binary fields"
+    And the tool "odoo_core_read" description contains "Binary fields"

@@ -1,0 +1,78 @@
+@SPEC-04
+Feature: odoo_core_list_models
+  The models the user may read, never a blocked one, without one Odoo call per model.
+
+  @REQ-04-32 @REQ-04-33
+  Scenario: list_models lists readable models with their metadata
+    When the client calls "odoo_core_list_models" without arguments
+    Then the call succeeds
+    And the result contains:
+      """
+      {"models": "<list>"}
+      """
+    And the result "models[0].model" is "<str>"
+    And the result "models[0].name" is "<str>"
+    And the result "models[0].transient" is false
+
+  @REQ-04-32
+  Scenario: the filter matches model names with ilike
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "sale.order"}
+      """
+    Then the call succeeds
+    And the result "models[*].model" is ["sale.order", "sale.order.line"]
+
+  @REQ-04-32
+  Scenario: transient models only on request
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "backorder"}
+      """
+    Then the result "models" is []
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "backorder", "transient": true}
+      """
+    Then the result "models[*].model" is ["stock.backorder.confirmation", "stock.backorder.confirmation.line"]
+    And each of "models[*].transient" is true
+
+  @REQ-04-34
+  Scenario: blocked models are never listed
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "ir."}
+      """
+    Then the call succeeds
+    And the response text does not contain "ir.config_parameter"
+    And the response text does not contain "ir.model.access"
+    And the response text does not contain "ir.cron"
+
+  @REQ-04-34
+  Scenario: a user only sees the models Odoo lets them read
+    Given the server connects to Odoo as the demo user
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "account.pay"}
+      """
+    Then the call succeeds
+    And the result "models[*].model" is ["account.payment.method.line", "account.payment.term"]
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "account.move"}
+      """
+    Then the result "models[*].model" is ["account.move", "account.move.line"]
+
+  @REQ-04-34
+  Scenario: the administrator sees the models the demo user may not read
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "account.pay"}
+      """
+    Then the result "models[*].model" is ["account.payment", "account.payment.method.line", "account.payment.term"]
+
+  @REQ-04-34
+  Scenario: list_models costs at most three Odoo calls
+    When the client calls "odoo_core_list_models" without arguments
+    Then the call succeeds
+    And Odoo received at most 3 calls

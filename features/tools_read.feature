@@ -1,0 +1,159 @@
+@SPEC-04
+Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
+  The read tools find and return records with their fields normalised, in one Odoo round trip
+  once the model's field metadata is known.
+
+  Background:
+    Given the server has already read from "res.partner"
+
+  @REQ-04-01 @REQ-04-03
+  Scenario: search_read returns the matching records with the result envelope
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["is_company", "=", true]], "fields": ["name"], "limit": 3, "order": "id"}
+      """
+    Then the call succeeds
+    And the result contains:
+      """
+      {"model": "res.partner", "count": 3, "limit": 3, "offset": 0, "has_more": true,
+       "records": [{"id": 1, "name": "YourCompany"}, {"id": 9, "name": "Acme Corporation"},
+                   {"id": 10, "name": "Gemini Furniture"}]}
+      """
+    And Odoo received 1 "search_read" call
+    And Odoo received 1 call
+
+  @REQ-04-01
+  Scenario: search_read pages with offset and applies the order
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["is_company", "=", true]], "fields": ["name"], "limit": 2, "offset": 1, "order": "id"}
+      """
+    Then the result "records[*].id" is [9, 10]
+    And the result "offset" is 1
+
+  @REQ-04-01
+  Scenario: search_read without fields returns id, name and display_name
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["id", "=", 9]]}
+      """
+    Then the result "records" is [{"id": 9, "name": "Acme Corporation", "display_name": "Acme Corporation"}]
+
+  @REQ-04-04
+  Scenario: has_more is false when fewer records than the limit came back
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["is_company", "=", true]], "fields": ["name"], "limit": 500}
+      """
+    Then the result "count" is 12
+    And the result "has_more" is false
+
+  @REQ-04-04
+  Scenario: has_more is true when exactly the limit came back
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["is_company", "=", true]], "fields": ["name"], "limit": 12}
+      """
+    Then the result "count" is 12
+    And the result "has_more" is true
+
+  @REQ-04-02
+  Scenario: a limit above 500 is capped at 500
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "fields": ["name"], "limit": 100000}
+      """
+    Then the call succeeds
+    And the result "limit" is 500
+
+  @REQ-04-02
+  Scenario: fields ['*'] asks Odoo for every field
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["id", "=", 9]], "fields": ["*"]}
+      """
+    Then the call succeeds
+    And every item of "records" has the key "street"
+    And every item of "records" has the key "country_id"
+    And every item of "records" has the key "write_date"
+
+  @REQ-04-06 @REQ-04-07
+  Scenario: read returns the existing records and lists the missing ids
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": [9, 999999, 10], "fields": ["name"]}
+      """
+    Then the call succeeds
+    And the result "records[*].id" is [9, 10]
+    And the result "records[*].name" is ["Acme Corporation", "Gemini Furniture"]
+    And the result "missing_ids" is [999999]
+    And Odoo received 1 call
+
+  @REQ-04-07
+  Scenario Outline: missing ids are reported on every protocol
+    Given the server talks to Odoo over "<protocol>"
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": [999998, 9], "fields": ["name"]}
+      """
+    Then the call succeeds
+    And the result "records[*].id" is [9]
+    And the result "missing_ids" is [999998]
+
+    Examples:
+      | protocol |
+      | xmlrpc   |
+      | jsonrpc  |
+      | json2    |
+
+  @REQ-04-06
+  Scenario: read without fields returns the stored fields
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": [9]}
+      """
+    Then the call succeeds
+    And every item of "records" has the key "email"
+    And every item of "records" has the key "country_id"
+
+  @REQ-04-20 @REQ-04-21
+  Scenario: count returns the number of matching records, the model and the domain
+    When the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner", "domain": [["is_company", "=", true]]}
+      """
+    Then the call succeeds
+    And the result contains:
+      """
+      {"model": "res.partner", "count": 12, "domain": [["is_company", "=", true]]}
+      """
+    And Odoo received 1 "search_count" call
+    And Odoo received 1 call
+
+  @REQ-04-20
+  Scenario: count without a domain counts every record
+    When the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner"}
+      """
+    Then the result "count" is 48
+
+  @REQ-04-38
+  Scenario: search_read and count describe the domain syntax
+    When the client lists the tools
+    Then the tool "odoo_core_search_read" description contains "prefix notation"
+    And the tool "odoo_core_search_read" description contains "ilike"
+    And the tool "odoo_core_count" description contains "prefix notation"
+    And the tool "odoo_core_count" description contains "child_of"
+
+  @REQ-04-01
+  Scenario: search_read's input schema has the spec's defaults and bounds
+    When the client lists the tools
+    Then the tool "odoo_core_search_read" input schema contains:
+      """
+      {"required": ["model"], "properties": {
+        "limit": {"default": 80, "minimum": 1, "maximum": 500},
+        "offset": {"default": 0, "minimum": 0},
+        "fields": {"default": ["id", "name", "display_name"]},
+        "domain": {"default": []}}}
+      """
