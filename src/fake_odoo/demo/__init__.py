@@ -22,6 +22,7 @@ from fake_odoo.demo.reference import (
     build_users,
 )
 from fake_odoo.demo.setup import build_setup
+from fake_odoo.models.base import describe_access
 from fake_odoo.orm.database import Database
 
 ADMIN_UID = 2
@@ -50,6 +51,8 @@ def build_database(
             build_groups(env)
             build_company(env)
             build_users(env)
+            env["res.users"].search([("active", "in", [True, False])])._add_implied_groups()
+            describe_access(env)
             build_modules(env)
             if dataset == "demo":
                 build_setup(env)

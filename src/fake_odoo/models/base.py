@@ -124,6 +124,14 @@ class ResUsers(Model):
         "res.groups", string="Groups", min_version=19, help="Groups explicitly assigned to the user"
     )
     groups_id = fields.Many2many("res.groups", string="Groups", max_version=18)
+    all_group_ids = fields.Many2many(
+        "res.groups",
+        string="Groups and implied groups",
+        compute="_compute_all_group_ids",
+        search="_search_all_group_ids",
+        store=False,
+        min_version=19,
+    )
     active = fields.Boolean("Active", default=True)
     tz = fields.Selection(
         _tz_selection, "Timezone", related="partner_id.tz", readonly=False, help=TZ_HELP
@@ -147,6 +155,30 @@ class ResUsers(Model):
     def _compute_password(self) -> str:
         return ""
 
+    def _compute_all_group_ids(self) -> list[int]:
+        """Odoo 19: the groups of the user and every group they imply."""
+        return sorted(access.user_group_ids(self.env, self.id))
+
+    def _search_all_group_ids(self, operator: str, value: Any) -> list[Any]:
+        """Users having (or not) the groups, counting implied ones: a domain on ids."""
+        rows = self.env.db.rows("res.users")
+        wanted = set(value if isinstance(value, list) else [value])
+        having = [uid for uid in rows if wanted & access.user_group_ids(self.env, uid)]
+        negative = operator in ("not in", "!=")
+        return [("id", "not in" if negative else "in", having)]
+
+    def _add_implied_groups(self) -> None:
+        """Odoo <= 18 stores the implied groups in ``groups_id`` itself (UsersImplied)."""
+        if self.env.major >= 19:
+            return
+        db = self.env.db
+        for uid in self.ids:
+            row = db.row("res.users", uid) or {}
+            current = set(row.get("groups_id") or [])
+            closure = access.implied_closure(self.env, current)
+            if closure != current:
+                db.update("res.users", uid, {"groups_id": sorted(closure)})
+
     def _compute_share(self) -> bool:
         return "base.group_user" not in access.user_groups(self.env, self.id)
 
@@ -164,6 +196,7 @@ class ResUsers(Model):
             if vals.get("company_id") and "company_ids" not in vals:
                 vals["company_ids"] = [(6, 0, [vals["company_id"]])]
         users = super().create(clean)
+        users._add_implied_groups()
         for user, partner_vals in zip(users, partner_values, strict=True):
             write_related(user.sudo(), partner_vals)
         for user, password in zip(users, passwords, strict=True):
@@ -181,7 +214,9 @@ class ResUsers(Model):
                 self.sudo() if own and set(vals) <= set(SELF_WRITEABLE_FIELDS) else self
             )
             partner_vals = pop_related(self, vals)
-            super(ResUsers, target).write(vals)  # checks the access even when vals is empty
+            super(ResUsers, target).write(vals)
+            if "groups_id" in vals:
+                self._add_implied_groups()  # checks the access even when vals is empty
             write_related(target.sudo(), partner_vals)
         if password:
             if not own:
@@ -302,6 +337,63 @@ class IrModel(Model):
 
     def _compute_count(self) -> int:
         return len(self.env.db.store.get(str(self.model), {}))
+
+
+class IrModelAccess(Model):
+    """The ACL lines; the fake's checks read the models' ``_access`` tables, and these rows
+    are built from the same tables (``describe_access``), so both always agree."""
+
+    _name = "ir.model.access"
+    _description = "Model Access"
+    _order = "model_id,group_id,name,id"
+    _access = {"base.group_user": "r", "base.group_system": "rwcu"}
+
+    name = fields.Char("Name", required=True)
+    active = fields.Boolean(
+        "Active",
+        default=True,
+        help="If you uncheck the active field, it will disable the ACL without deleting it "
+        "(if you delete a native ACL, it will be re-created when you reload the module).",
+    )
+    model_id = fields.Many2one("ir.model", "Model", required=True, ondelete="cascade")
+    group_id = fields.Many2one("res.groups", "Group", ondelete="restrict")
+    perm_read = fields.Boolean("Read Access")
+    perm_write = fields.Boolean("Write Access")
+    perm_create = fields.Boolean("Create Access")
+    perm_unlink = fields.Boolean("Delete Access")
+
+
+def describe_access(env: Environment) -> None:
+    """One ``ir.model.access`` row per (model, group) of every model's ``_access`` table.
+
+    A model without a table is open to everyone in the fake: it gets one line without a
+    group granting everything, which is what Odoo's check would conclude from such a line.
+    """
+    db = env.db
+    if "ir.model.access" not in env:
+        return
+    group_ids = {x: rid for x, (m, rid) in db.xmlids.items() if m == "res.groups"}
+    model_ids = {row["model"]: rid for rid, row in db.store.get("ir.model", {}).items()}
+    for model_name, cls in sorted(env.registry.items()):
+        table = cls._access if cls._access is not None else {"": "rwcu"}
+        for group, letters in sorted(table.items()):
+            gid = group_ids.get(group) if group not in ("", "*") else False
+            if gid is None:
+                continue  # a group of a module the database does not have
+            suffix = group.replace(".", "_") if gid else "all"
+            db.insert(
+                "ir.model.access",
+                {
+                    "name": f"access_{model_name.replace('.', '_')}_{suffix}",
+                    "active": True,
+                    "model_id": model_ids[model_name],
+                    "group_id": gid,
+                    "perm_read": "r" in letters,
+                    "perm_write": "w" in letters,
+                    "perm_create": "c" in letters,
+                    "perm_unlink": "u" in letters,
+                },
+            )
 
 
 class IrModelFields(Model):

@@ -219,7 +219,7 @@ class ResPartner(Model):
         while todo:
             todo._recompute()
             seen.update(todo.ids)
-            todo = todo.child_ids.filtered(lambda p: p.id not in seen)
+            todo = todo.mapped("child_ids").filtered(lambda p: p.id not in seen)
 
     def address_get(self, adr_pref: list[str] | None = None) -> dict[str, int]:
         """The first contact of each requested type among the commercial entity's family."""

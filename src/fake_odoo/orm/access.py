@@ -22,15 +22,10 @@ LETTER = {"read": "r", "write": "w", "create": "c", "unlink": "u"}
 VERB = {"read": "access", "write": "modify", "create": "create", "unlink": "delete"}
 
 
-def user_groups(env: Environment, uid: int | None = None) -> set[str]:
-    """The xml ids of the groups of a user, implied groups included."""
+def implied_closure(env: Environment, group_ids: set[int]) -> set[int]:
+    """The groups plus every group they imply, transitively."""
     db = env.db
-    uid = env.uid if uid is None else uid
-    user = db.row("res.users", uid) if "res.users" in db.store else None
-    if user is None:
-        return set()
-    xmlid_of = {rid: x for x, (m, rid) in db.xmlids.items() if m == "res.groups"}
-    todo = list(user.get("group_ids") or user.get("groups_id") or [])
+    todo = list(group_ids)
     seen: set[int] = set()
     while todo:
         gid = todo.pop()
@@ -40,7 +35,23 @@ def user_groups(env: Environment, uid: int | None = None) -> set[str]:
         row = db.row("res.groups", gid)
         if row is not None:
             todo.extend(row.get("implied_ids") or [])
-    return {xmlid_of[g] for g in seen if g in xmlid_of}
+    return seen
+
+
+def user_group_ids(env: Environment, uid: int | None = None) -> set[int]:
+    """The ids of the groups of a user, implied groups included."""
+    db = env.db
+    uid = env.uid if uid is None else uid
+    user = db.row("res.users", uid) if "res.users" in db.store else None
+    if user is None:
+        return set()
+    return implied_closure(env, set(user.get("group_ids") or user.get("groups_id") or []))
+
+
+def user_groups(env: Environment, uid: int | None = None) -> set[str]:
+    """The xml ids of the groups of a user, implied groups included."""
+    xmlid_of = {rid: x for x, (m, rid) in env.db.xmlids.items() if m == "res.groups"}
+    return {xmlid_of[g] for g in user_group_ids(env, uid) if g in xmlid_of}
 
 
 def has_group(env: Environment, xmlid: str) -> bool:

@@ -1,8 +1,8 @@
 """SPEC-04 §3.11: odoo_core_list_models on the fake Odoo 16, 17 and 19.
 
 Readable models only (REQ-04-34): blocked ones and those the user's groups cannot read are
-left out. Until the fake serves ``ir.model.access`` the listing takes its fallback, one
-``check_access_rights`` per candidate model; the round-trip test says which path ran.
+left out, in three calls (ir.model, ir.model.access and the user's groups); the fallback of
+one ``check_access_rights`` per model must give the same answer.
 """
 
 from __future__ import annotations
@@ -11,16 +11,13 @@ import pytest
 from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
+from odoo_mcp.model_listing import _checked_access
 from odoo_mcp.safety import SafetyPolicy
 from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
 from odoo_mcp.tools.core_models import TOOLS, ListModelsInput, list_models
 
 pytestmark = pytest.mark.anyio
-
-
-def _acl_model_present(fake: FakeOdoo) -> bool:
-    return "ir.model.access" in fake.db.registry
 
 
 async def test_list_models_filters_by_name(ctx: ToolContext, fake: FakeOdoo) -> None:
@@ -30,19 +27,10 @@ async def test_list_models_filters_by_name(ctx: ToolContext, fake: FakeOdoo) -> 
     assert result.count == len(names)
     order = next(m for m in result.models if m.model == "sale.order")
     assert order.access.split(",")[0] == "read" and order.transient is False
-    if not _acl_model_present(fake):
-        # the fallback: ir.model, the refused ACL read beside the groups read, then one
-        # check_access_rights per candidate model
-        assert fake.call_counts() == 3 + fake.call_counts(method="check_access_rights")
+    assert fake.call_counts() == 3
 
 
-async def test_list_models_takes_at_most_three_calls(
-    ctx: ToolContext, fake: FakeOdoo, request: pytest.FixtureRequest
-) -> None:
-    if not _acl_model_present(fake):
-        # Known gap of the fake (ir.model.access is being added): strict, so this marker
-        # fails the run as soon as the model lands and must then be removed.
-        request.applymarker(pytest.mark.xfail(reason="fake has no ir.model.access", strict=True))
+async def test_list_models_takes_at_most_three_calls(ctx: ToolContext, fake: FakeOdoo) -> None:
     result = await list_models(ctx, ListModelsInput())
     assert result.count > 10
     assert fake.call_counts() <= 3
@@ -89,3 +77,21 @@ def test_list_models_schema_and_registration() -> None:
     assert "required" not in listing and listing["properties"]["transient"]["default"] is False
     assert "default" not in listing["properties"]["filter"]
     assert [(tool.name, tool.kind) for tool in TOOLS] == [("odoo_core_list_models", "read")]
+
+
+@pytest.mark.parametrize("login", ["admin", "demo"])
+async def test_acl_answer_equals_check_access_rights(fake: FakeOdoo, login: str) -> None:
+    async with tool_context(fake, login=login) as context:
+        fast = await list_models(context, ListModelsInput())
+        candidates = [
+            row["model"] for row in fake.call("ir.model", "search_read", [], fields=["model"])
+        ]
+        slow = await _checked_access(context.odoo, candidates)
+    listed = {m.model for m in fast.models}
+    assert listed == {m for m in slow if context.policy.is_model_readable(m)} - _transient(fake)
+    assert ("account.payment" in listed) == (login == "admin")
+
+
+def _transient(fake: FakeOdoo) -> set[str]:
+    rows = fake.call("ir.model", "search_read", [["transient", "=", True]], fields=["model"])
+    return {row["model"] for row in rows}

@@ -100,12 +100,6 @@ async def test_write_updates_in_one_call_once_cached(full: ToolContext, fake: Fa
     assert [(row["name"], row["phone"]) for row in rows] == [("W2", "W1"), (_NAME, "W1")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OdooRpcError,
-    reason="fake Odoo bug: res.partner.write of 'name' on several records reads child_ids "
-    "of a multi-record set (_recompute_descendants, src/fake_odoo/models/res_partner.py)",
-)
 async def test_write_renames_several_partners(full: ToolContext, fake: FakeOdoo) -> None:
     first, second = _partner(fake), _partner(fake)
     await write(full, WriteInput(model="res.partner", ids=[first, second], values={"name": "R"}))
