@@ -76,6 +76,28 @@ def _operation(spec: AnySpec, params: BaseModel) -> Operation:
     return Operation.READ if spec.kind == "read" else Operation.EXECUTE
 
 
+#: The Odoo method behind each tool, for error messages and logs (REQ-10-19).
+TOOL_METHODS: dict[str, str] = {
+    "odoo_core_search_read": "search_read",
+    "odoo_core_read": "read",
+    "odoo_core_count": "search_count",
+    "odoo_core_fields_get": "fields_get",
+    "odoo_core_name_get": "name_get",
+    "odoo_core_default_get": "default_get",
+    "odoo_core_create": "create",
+    "odoo_core_write": "write",
+    "odoo_core_unlink": "unlink",
+}
+
+
+def odoo_method(spec: AnySpec, params: BaseModel) -> str:
+    """REQ-10-19: the Odoo method a call stands for: execute's own, else the tool's."""
+    method = getattr(params, "method", None)
+    if isinstance(method, str) and method:
+        return method
+    return TOOL_METHODS.get(spec.name, spec.name)
+
+
 def _result_id(result: BaseModel | None) -> int | list[int] | None:
     """REQ-11-23: ``result_id`` of a create: the new id(s) the result model carries."""
     for name in ("id", "ids"):
@@ -157,13 +179,14 @@ class ToolDispatcher:
         except MCPError:
             raise
         except Exception as exc:
-            response, error_result = error_tool_result(exc, model=model, method=spec.name)
+            method = odoo_method(spec, params)
+            response, error_result = error_tool_result(exc, model=model, method=method)
             self._audit(spec, params, session, model, started, success=False, result=None)
             if response.category is ErrorCategory.UNKNOWN and not isinstance(exc, OdooError):
                 # REQ-10-16: a bug of the server, not an Odoo error: -32603, details in the log
                 logger.error("tool %s failed unexpectedly", spec.name, exc_info=exc)
                 raise internal_error(exc) from None
-            log_error(response, model=model, method=spec.name, kwargs=_arguments(params))
+            log_error(response, model=model, method=method, kwargs=_arguments(params))
             return error_result
         self._audit(spec, params, session, model, started, success=True, result=result)
         payload = result.model_dump(mode="json", by_alias=True)

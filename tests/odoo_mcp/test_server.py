@@ -247,3 +247,16 @@ async def test_audit_log(fake: FakeOdoo, tmp_path: Path) -> None:
     assert lines[0]["odoo_uid"] == 2
     assert lines[2]["operation"] == "unlink"
     assert lines[0]["timestamp"].endswith("Z")
+
+
+def test_errors_name_the_odoo_method_not_the_tool() -> None:
+    from odoo_mcp.dispatch import odoo_method
+    from odoo_mcp.tools.core_execute import TOOLS as EXECUTE
+    from odoo_mcp.tools.core_read import TOOLS as READ
+
+    execute, search_read = EXECUTE[0], READ[0]
+    params = execute.input_model.model_validate({"model": "sale.order", "method": "action_x"})
+    assert odoo_method(execute, params) == "action_x"
+    assert odoo_method(search_read, search_read.input_model.model_validate({"model": "m"})) == (
+        "search_read"
+    )
