@@ -34,6 +34,7 @@ pytest_plugins = [
 CAPABILITIES = {
     "audit_log": "writes the JSONL audit log to a file the kit can read",
     "rate_limit": "limits tool calls per session",
+    "error_logs": "logs classified errors on stderr (level name, model, method, code)",
     "resources": "SPEC-06 resources",
     "prompts": "SPEC-06 prompts",
     "subscriptions": "SPEC-06 resource subscriptions",

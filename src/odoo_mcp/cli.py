@@ -128,9 +128,28 @@ def _connection_failed(config: OdooMcpConfig, exc: Exception) -> int:
     return EXIT_FAILED
 
 
+LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def configure_logging(level: str) -> None:
+    """REQ-10-18: one stderr handler whose lines carry the level (stdout is the MCP stream).
+
+    The SDK's own set-up prints the bare message, or a rich console when ``rich`` happens
+    to be installed: replaced, so the log reads the same on every machine.
+    """
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+
+
 def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
     """REQ-01-14: config -> MCP server -> Odoo connection -> transport (stdio)."""
     server = build_server(config, connection)  # configures logging (stderr) at log_level
+    configure_logging(config.log_level)
     if config.log_level != "debug":
         # REQ-01-21: one line per HTTP request to Odoo is debug detail, not info
         for name in ("httpx2", "httpx", "httpcore"):

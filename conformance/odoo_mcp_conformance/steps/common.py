@@ -23,8 +23,9 @@ LIST_SETTINGS = frozenset(
 )  # fmt: skip
 BOOL_SETTINGS = frozenset({"rate_limit_enabled", "audit_enabled", "strip_html"})
 INT_SETTINGS = frozenset(
-    {"rate_limit_rpm", "rate_limit_burst", "search_default_limit", "search_max_limit"}
-)
+    {"rate_limit_rpm", "rate_limit_burst", "search_default_limit", "search_max_limit",
+     "odoo_timeout"}
+)  # fmt: skip
 
 
 def substitute(value: Any, world: World) -> Any:
@@ -118,11 +119,14 @@ def _edited(world: World, model: str, name: str, docstring: str) -> None:
 
 @given(parsers.parse("Odoo has the fault:"))
 def _fault(world: World, docstring: str) -> None:
+    """The server starts (and connects) first: the fault hits the calls that follow."""
+    world.server()
     world.control.inject_fault(**parse_json(docstring, world))
 
 
 @given("Odoo's sessions expire")
 def _expire(world: World) -> None:
+    world.server()
     world.control.expire_sessions()
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "OdooRateLimited",
     "OdooRpcError",
     "OdooSessionExpired",
+    "endpoint_not_found",
     "is_none_marshal_fault",
     "parse_traceback_tail",
 ]
@@ -295,3 +296,11 @@ class OdooSessionExpired(OdooError):
 
 class OdooConfigurationError(OdooError):
     """REQ-02-14: the configuration cannot work here (e.g. json2 forced on Odoo 16)."""
+
+
+def endpoint_not_found(message: str, *, protocol: str) -> OdooConnectionError:
+    """REQ-10-08: an RPC endpoint answering 404 (the protocol is not served, or a proxy
+    misroutes): connection / ENDPOINT_NOT_FOUND, with a message saying which protocol."""
+    return OdooConnectionError(
+        message, kind="http_status", request_sent=True, http_status=404, protocol=protocol
+    )

@@ -28,10 +28,10 @@ import httpx2
 from odoo_mcp.connection.base import CallOutcome, OdooProtocol, OdooValue
 from odoo_mcp.connection.errors import (
     OdooAuthenticationError,
-    OdooConfigurationError,
     OdooConnectionError,
     OdooRpcError,
     OdooSessionExpired,
+    endpoint_not_found,
 )
 from odoo_mcp.connection.json2_params import to_named_params
 from odoo_mcp.connection.transport import decode_json, raise_for_transport_status, send
@@ -80,9 +80,10 @@ class Json2Protocol(OdooProtocol):
         error_body = _odoo_error_body(response)
         if error_body is None:
             if response.status_code == 404:
-                raise OdooConfigurationError(
+                raise endpoint_not_found(
                     "this server does not offer JSON-2 (/json/2 answered 404 without an Odoo "
-                    "error): JSON-2 needs Odoo 19 or later"
+                    "error): JSON-2 needs Odoo 19 or later",
+                    protocol="json2",
                 )
             raise_for_transport_status(response, protocol="json2")
             raise OdooConnectionError(

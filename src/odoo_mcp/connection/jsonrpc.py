@@ -23,10 +23,10 @@ import httpx2
 from odoo_mcp.connection.base import CallOutcome, OdooProtocol, OdooValue
 from odoo_mcp.connection.errors import (
     OdooAuthenticationError,
-    OdooConfigurationError,
     OdooConnectionError,
     OdooRpcError,
     OdooSessionExpired,
+    endpoint_not_found,
 )
 from odoo_mcp.connection.transport import decode_json, raise_for_transport_status, send
 from odoo_mcp.connection.version import OdooVersion
@@ -70,7 +70,9 @@ class JsonRpcProtocol(OdooProtocol):
             self._client, "POST", path, json_body=envelope, headers=headers, protocol="jsonrpc"
         )
         if response.status_code == 404:
-            raise OdooConfigurationError(f"this server does not offer JSON-RPC ({path}: 404)")
+            raise endpoint_not_found(
+                f"this server does not offer JSON-RPC ({path}: 404)", protocol="jsonrpc"
+            )
         if response.status_code in (401, 403):
             # REQ-02-22: Odoo itself answers 200; a 401/403 comes from the session layer.
             raise OdooSessionExpired(f"HTTP {response.status_code}", protocol="jsonrpc")

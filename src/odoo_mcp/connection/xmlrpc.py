@@ -17,10 +17,10 @@ from xml.parsers.expat import ExpatError
 from odoo_mcp.connection.base import CallOutcome, OdooProtocol, OdooValue
 from odoo_mcp.connection.errors import (
     OdooAuthenticationError,
-    OdooConfigurationError,
     OdooConnectionError,
     OdooRpcError,
     OdooSessionExpired,
+    endpoint_not_found,
     is_none_marshal_fault,
 )
 from odoo_mcp.connection.transport import raise_for_transport_status, send
@@ -55,9 +55,10 @@ class XmlRpcProtocol(OdooProtocol):
             protocol=self.protocol_name,
         )
         if response.status_code == 404:
-            raise OdooConfigurationError(
+            raise endpoint_not_found(
                 "this server does not offer XML-RPC (/xmlrpc/2 answered 404); "
-                "choose protocol json2 or jsonrpc"
+                "choose protocol json2 or jsonrpc",
+                protocol=self.protocol_name,
             )
         raise_for_transport_status(response, protocol=self.protocol_name)
         try:

@@ -65,12 +65,14 @@ def log_error(
     }
     log.log(
         log_level(response.category),
-        "%s.%s failed: %s %s (%s)",
+        "%s.%s failed: %s %s (%s) args=%s kwargs=%s",
         model or "-",
         method or "-",
         response.category.value,
         response.code,
         response.message,
+        json.dumps(context["args"], ensure_ascii=False, default=str),
+        json.dumps(context["kwargs"], ensure_ascii=False, default=str),
         extra={"odoo_error": context},
     )
     if log.isEnabledFor(logging.DEBUG):
