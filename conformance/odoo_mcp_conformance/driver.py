@@ -163,7 +163,7 @@ class ServerPool:
         stderr: TextIO = stack.enter_context(stderr_path.open("w", encoding="utf-8"))
         transport: AbstractContextManager[Any] | Any
         if launch.transport == "stdio":
-            env = {**_inherited_env(), **dict(launch.env)}
+            env = {**inherited_env(), **dict(launch.env)}
             params = StdioServerParameters(
                 command=launch.command[0], args=list(launch.command[1:]), env=env, cwd=launch.cwd
             )
@@ -221,7 +221,7 @@ class ServerPool:
                 entry[1].close()
 
 
-def _inherited_env() -> dict[str, str]:
+def inherited_env() -> dict[str, str]:
     """What a child server inherits: enough to find Python and its packages, no secrets."""
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "SYSTEMROOT")
     return {key: os.environ[key] for key in keep if key in os.environ}

@@ -49,6 +49,7 @@ KIT_SETTINGS: Mapping[str, str] = {
     "strip_html": "boolean: strip HTML from html fields",
     "enabled_toolsets": "list of toolsets to enable",
     "log_level": "server log level",
+    "config_file": "path of a JSON configuration file (the kit writes it)",
 }
 
 

@@ -202,6 +202,8 @@ async def _check_path(
                 f"('{name}' on {current} is blocked by the server's safety settings)",
                 "Remove this condition; blocked fields cannot be read or filtered on",
                 EXAMPLE,
+                code="FIELD_BLOCKED",  # the same refusal as reading the field (decision 11)
+                category="access",
             )
         fields = await source.get_fields(current)
         info = fields.get(name)

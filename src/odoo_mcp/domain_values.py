@@ -38,10 +38,17 @@ class DomainError(Exception):
     category = "validation"
 
     def __init__(
-        self, message: str, suggestion: str, example: list[Any], *, code: str = "INVALID_DOMAIN"
+        self,
+        message: str,
+        suggestion: str,
+        example: list[Any],
+        *,
+        code: str = "INVALID_DOMAIN",
+        category: str = "validation",
     ) -> None:
         super().__init__(message)
         self.code = code
+        self.category = category
         self.message = message
         self.suggestion = suggestion
         self.example = example

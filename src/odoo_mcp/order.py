@@ -40,9 +40,15 @@ class OrderTerm:
         return f"{text} nulls {self.nulls}" if self.nulls else text
 
 
-def _error(message: str, suggestion: str, example: str = EXAMPLE_ORDER) -> DomainError:
+def _error(
+    message: str, suggestion: str, example: str = EXAMPLE_ORDER, *, blocked: bool = False
+) -> DomainError:
     return DomainError(
-        f"Invalid order: {message}", f"{suggestion}, e.g. '{example}'", [], code="INVALID_ORDER"
+        f"Invalid order: {message}",
+        f"{suggestion}, e.g. '{example}'",
+        [],
+        code="FIELD_BLOCKED" if blocked else "INVALID_ORDER",
+        category="access" if blocked else "validation",
     )
 
 
@@ -90,6 +96,7 @@ async def validate_order(
                     "is blocked by the server's safety settings)",
                     "Sort on another field",
                     "id asc",
+                    blocked=True,
                 )
             if fields is None:
                 break  # without metadata only the first segment's model is known

@@ -182,6 +182,7 @@ async def test_blocked_fields_are_refused_on_any_path(model: str, path: str) -> 
             [[path, "!=", False]], model, fields=CapturedFields(), is_field_blocked=blocked
         )
     assert "blocked" in caught.value.message
+    assert (caught.value.code, caught.value.category) == ("FIELD_BLOCKED", "access")
     assert "email" not in str(caught.value.example)
 
 
@@ -260,7 +261,10 @@ async def test_bad_orders_are_refused(order: str, fragment: str) -> None:
         await validate_order(
             order, "res.partner", fields=CapturedFields(), is_field_blocked=blocked
         )
-    assert caught.value.code == "INVALID_ORDER"
+    expected = (
+        ("FIELD_BLOCKED", "access") if fragment == "blocked" else ("INVALID_ORDER", "validation")
+    )
+    assert (caught.value.code, caught.value.category) == expected
     assert fragment in caught.value.message
 
 

@@ -1,3 +1,139 @@
-"""Steps specific to the safety features (generic ones live in common)."""
+"""Steps of the safety and configuration features: audit files, start-up failures, sessions."""
 
 from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from pytest_bdd import given, parsers, then, when
+
+from odoo_mcp_conformance.driver import inherited_env
+from odoo_mcp_conformance.jsonpath import matches
+from odoo_mcp_conformance.steps.common import parse_json, setting_value
+from odoo_mcp_conformance.target import NotApplicable
+from odoo_mcp_conformance.world import World, not_applicable
+
+
+# -- configuration file and start-up -------------------------------------------------------------
+@given(parsers.parse("the server configuration file holds:"))
+def _config_file(world: World, docstring: str) -> None:
+    path = world.tmp / "odoo-mcp.json"
+    path.write_text(docstring)
+    world.configure("config_file", str(path))
+
+
+@when(parsers.parse("the server is started with the settings:"))
+def _start_with(world: World, docstring: str) -> None:
+    """Launch the target's command and let it fail (or not) on its own: no MCP session."""
+    settings = {name: setting_value(name, str(value)) if not isinstance(value, list) else value
+                for name, value in parse_json(docstring, world).items()}  # fmt: skip
+    try:
+        launch = world.target.render(world.control.coordinates(world.user), settings)
+    except NotApplicable as exc:
+        not_applicable(str(exc))
+    if launch.transport != "stdio":
+        not_applicable("start-up failures are observed on stdio targets only")
+    env = {**inherited_env(), **dict(launch.env)}
+    try:
+        done = subprocess.run(
+            list(launch.command), env=env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
+        world.remembered["startup"] = (done.returncode, done.stderr)
+    except subprocess.TimeoutExpired:
+        world.remembered["startup"] = (None, "")  # it started and waited for a client
+
+
+@then("the server refuses to start")
+def _refused(world: World) -> None:
+    code, stderr = world.remembered["startup"]
+    assert code is not None, "the server started with an invalid configuration"
+    assert code != 0, f"exit code 0 with an invalid configuration; stderr: {stderr[-500:]}"
+
+
+@then(parsers.parse('the start-up error mentions "{text}"'))
+def _mentions(world: World, text: str) -> None:
+    _code, stderr = world.remembered["startup"]
+    assert text in stderr, f"{text!r} not in the start-up error:\n{stderr[-1500:]}"
+
+
+@then("the start-up error carries no traceback")
+def _startup_clean(world: World) -> None:
+    _code, stderr = world.remembered["startup"]
+    assert "Traceback (most recent call last)" not in stderr, stderr[-1500:]
+
+
+# -- the audit log -------------------------------------------------------------------------------
+def _audit_text(world: World) -> str:
+    path = world.settings.get("audit_log_file")
+    if not path:
+        raise AssertionError("the scenario did not enable the audit log")
+    return Path(path).read_text(encoding="utf-8") if os.path.exists(path) else ""
+
+
+def _audit_records(world: World) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + 3.0
+    text = _audit_text(world)
+    while not text.endswith("\n") and time.monotonic() < deadline:
+        time.sleep(0.05)  # the server writes after answering
+        text = _audit_text(world)
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise AssertionError(f"audit line {number} is not JSON: {line[:200]}") from exc
+    return records
+
+
+@then(parsers.parse('the audit log has a record for "{tool}" with:'))
+def _audit_has(world: World, tool: str, docstring: str) -> None:
+    expected = parse_json(docstring, world)
+    records = [r for r in _audit_records(world) if r.get("tool") == tool]
+    assert records, f"no audit record for {tool}"
+    assert any(matches(r, expected) for r in records), f"{records} do not match {expected}"
+
+
+@then(parsers.parse('the audit log has no record for "{tool}"'))
+def _audit_lacks(world: World, tool: str) -> None:
+    time.sleep(0.2)
+    records = [r for r in _audit_records_or_empty(world) if r.get("tool") == tool]
+    assert not records, f"unexpected audit records for {tool}: {records}"
+
+
+def _audit_records_or_empty(world: World) -> list[dict[str, Any]]:
+    return _audit_records(world) if _audit_text(world) else []
+
+
+@then(parsers.parse('the audit log does not contain "{text}"'))
+def _audit_text_lacks(world: World, text: str) -> None:
+    content = _audit_text(world)
+    assert text not in content, f"{text!r} is in the audit log"
+
+
+@then("the audit log does not contain the Odoo credentials")
+def _audit_no_credentials(world: World) -> None:
+    odoo = world.control.coordinates(world.user)
+    content = _audit_text(world)
+    assert content, "the audit log is empty"
+    assert odoo.api_key not in content and f'"{odoo.password}"' not in content
+
+
+@then(parsers.parse('the audit record of "{tool}" has "{key}" matching "{pattern}"'))
+def _audit_key_pattern(world: World, tool: str, key: str, pattern: str) -> None:
+    records = [r for r in _audit_records(world) if r.get("tool") == tool]
+    assert records, f"no audit record for {tool}"
+    value = records[-1].get(key)
+    assert isinstance(value, str) and re.fullmatch(pattern, value), f"{key} is {value!r}"
+
+
+@then(parsers.parse('the audit record of "{tool}" has "{key}" mentioning "{text}"'))
+def _audit_key_mentions(world: World, tool: str, key: str, text: str) -> None:
+    records = [r for r in _audit_records(world) if r.get("tool") == tool]
+    assert records, f"no audit record for {tool}"
+    assert text in json.dumps(records[-1].get(key), ensure_ascii=False), records[-1]

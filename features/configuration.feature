@@ -1,0 +1,66 @@
+@SPEC-11
+Feature: Configuration
+  Settings come from the environment (the spec's names), a JSON file and the command line; an
+  invalid configuration stops the server with one message per problem.
+
+  @REQ-11-25 @REQ-11-30
+  Scenario: list settings are comma-separated, spaces allowed
+    Given the server setting "model_allowlist" is "res.partner , sale.order"
+    When the client calls "odoo_core_list_models" without arguments
+    Then the result "models[*].model" is ["res.partner", "sale.order"]
+
+  @REQ-11-31 @needs_rate_limit @fresh_server
+  Scenario: booleans are read as true/1/yes, in any case
+    Given the server setting "rate_limit_enabled" is "YES"
+    And the server setting "rate_limit_rpm" is "1"
+    And the server setting "rate_limit_burst" is "1"
+    When the client calls "odoo_core_count" 2 times with:
+      """
+      {"model": "res.partner"}
+      """
+    Then the call fails with error code "RATE_LIMITED"
+
+  @REQ-11-26 @REQ-11-27
+  Scenario: the JSON file gives settings and the environment overrides it
+    Given the server configuration file holds:
+      """
+      {"mode": "full", "model_blocklist": ["crm.lead"]}
+      """
+    And the server runs in "restricted" mode
+    When the client lists the tools
+    Then the tool list includes "odoo_core_create"
+    And the tool list does not include "odoo_core_unlink"
+    When the client calls "odoo_core_count" with:
+      """
+      {"model": "crm.lead"}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+
+  @REQ-11-28 @REQ-11-29
+  Scenario: an unknown mode stops the start
+    When the server is started with the settings:
+      """
+      {"mode": "superuser"}
+      """
+    Then the server refuses to start
+    And the start-up error mentions "mode"
+    And the start-up error carries no traceback
+
+  @REQ-11-28 @REQ-11-29
+  Scenario: every problem is reported at once
+    When the server is started with the settings:
+      """
+      {"model_allowlist": ["res.partner"], "model_blocklist": ["crm.lead"], "write_allowlist": ["sale.order"], "mode": "restricted"}
+      """
+    Then the server refuses to start
+    And the start-up error mentions "model_allowlist"
+    And the start-up error mentions "sale.order"
+
+  @REQ-11-28
+  Scenario: a non-positive rate with rate limiting on stops the start
+    When the server is started with the settings:
+      """
+      {"rate_limit_enabled": true, "rate_limit_rpm": 0}
+      """
+    Then the server refuses to start
+    And the start-up error mentions "rate_limit_rpm"

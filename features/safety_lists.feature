@@ -1,0 +1,220 @@
+@SPEC-11
+Feature: Model, field and method lists
+  What is blocked is unreachable through every tool, and refused before Odoo is called.
+
+  @REQ-11-06
+  Scenario: with a model allowlist only the listed models are reachable
+    Given the server setting "model_allowlist" is "res.partner, sale.order"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "product.product", "fields": ["name"]}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    And Odoo received no call
+    When the client calls "odoo_core_count" with:
+      """
+      {"model": "sale.order"}
+      """
+    Then the call succeeds
+    When the client calls "odoo_core_list_models" without arguments
+    Then the result "models[*].model" is ["res.partner", "sale.order"]
+
+  @REQ-11-07
+  Scenario: a model in the blocklist is never reachable
+    Given the server runs in "full" mode
+    And the server setting "model_blocklist" is "crm.lead"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "crm.lead", "fields": ["name"]}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    And Odoo received no call
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "crm.lead", "method": "search_count", "args": [[]]}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    When the client calls "odoo_core_fields_get" with:
+      """
+      {"model": "crm.lead"}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    And Odoo received no call
+
+  @REQ-11-08
+  Scenario Outline: the built-in blocklist applies on top of the user's
+    Given the server runs in "full" mode
+    And the server setting "model_blocklist" is "crm.lead"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "<model>", "fields": ["id"]}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    And Odoo received no call
+
+    Examples:
+      | model               |
+      | ir.config_parameter |
+      | ir.cron             |
+      | base.automation     |
+      | ir.rule             |
+      | ir.model.access     |
+      | ir.mail_server      |
+      | fetchmail.server    |
+      | payment.provider    |
+
+  @REQ-11-08 @REQ-11-09
+  Scenario: res.users can be read but never changed
+    Given the server runs in "full" mode
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.users", "domain": [["login", "=", "demo"]], "fields": ["login"]}
+      """
+    Then the call succeeds
+    And the result "records[0].login" is "demo"
+    When the client calls "odoo_core_write" with:
+      """
+      {"model": "res.users", "ids": [5], "values": {"login": "hijacked"}}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    And Odoo received no call
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.users", "values": {"name": "Intruder", "login": "intruder"}}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.users", "method": "write", "args": [[5], {"login": "hijacked"}]}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    And Odoo received no call
+
+  @REQ-11-10
+  Scenario: restricted mode writes the write-allowlisted models
+    Given the server runs in "restricted" mode
+    And the server setting "write_allowlist" is "res.partner"
+    When the client calls "odoo_core_write" with:
+      """
+      {"model": "res.partner", "ids": [10], "values": {"function": "Owner"}}
+      """
+    Then the call succeeds
+
+  @REQ-11-11
+  Scenario: an empty write allowlist allows no writes in restricted mode
+    Given the server runs in "restricted" mode
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.partner", "values": {"name": "Nope"}}
+      """
+    Then the call fails with error code "MODE_VIOLATION"
+    And Odoo received no call
+
+  @REQ-11-12 @REQ-11-14
+  Scenario: a blocked field is not read, written, filtered or sorted on
+    Given the server runs in "full" mode
+    And the server setting "field_blocklist" is "phone"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["id", "=", 9]], "fields": ["*"]}
+      """
+    Then the call succeeds
+    And no item of "records" has the key "phone"
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": [9]}
+      """
+    Then no item of "records" has the key "phone"
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": [9], "fields": ["name", "phone"]}
+      """
+    Then the call fails with error code "FIELD_BLOCKED"
+    When the client calls "odoo_core_write" with:
+      """
+      {"model": "res.partner", "ids": [9], "values": {"phone": "+1 555"}}
+      """
+    Then the call fails with error code "FIELD_BLOCKED"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["phone", "ilike", "555"]]}
+      """
+    Then the call fails with error code "FIELD_BLOCKED"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "sale.order", "domain": [["partner_id.phone", "!=", false]]}
+      """
+    Then the call fails with error code "FIELD_BLOCKED"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "order": "phone desc"}
+      """
+    Then the call fails with error code "FIELD_BLOCKED"
+    And Odoo received no call
+
+  @REQ-11-13 @REQ-11-14
+  Scenario: the built-in blocked fields never leave the server
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.users", "ids": [2]}
+      """
+    Then the call succeeds
+    And no item of "records" has the key "signature"
+    And no item of "records" has the key "password"
+    And the response text does not contain "api_key"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.users", "fields": ["login", "signature"]}
+      """
+    Then the call fails with error code "FIELD_BLOCKED"
+    When the client calls "odoo_core_fields_get" with:
+      """
+      {"model": "res.users"}
+      """
+    Then the result has no "fields.password"
+    And the result has no "fields.signature"
+    And the result has no "fields.totp_secret"
+
+  @REQ-11-14
+  Scenario: a blocked field is refused in create values
+    Given the server runs in "full" mode
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.partner", "values": {"name": "Sig", "signature": "<p>x</p>"}}
+      """
+    Then the call fails with error code "FIELD_BLOCKED"
+    And the result "message" matches the pattern ".*signature.*"
+    And Odoo received no call
+
+  @REQ-11-15
+  Scenario: methods in the method blocklist cannot be executed
+    Given the server runs in "full" mode
+    And the server setting "method_blocklist" is "copy"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "copy", "args": [[9]]}
+      """
+    Then the call fails with error code "METHOD_BLOCKED"
+    And Odoo received no call
+
+  @REQ-11-16
+  Scenario Outline: the built-in method blocklist always applies
+    Given the server runs in "full" mode
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "<method>", "args": [[9]]}
+      """
+    Then the call fails with error code "METHOD_BLOCKED"
+    And Odoo received no call
+
+    Examples:
+      | method           |
+      | sudo             |
+      | with_user        |
+      | with_env         |
+      | with_context     |
+      | invalidate_cache |
+      | clear_caches     |
+      | init             |
+      | uninstall        |
+      | module_uninstall |
