@@ -140,7 +140,7 @@ async def _http_transport(launch: Launch) -> AsyncIterator[Any]:
 class ServerPool:
     """Servers under test, keyed by their launch; a few are kept alive between scenarios."""
 
-    def __init__(self, log_dir: Path, keep: int = 4) -> None:
+    def __init__(self, log_dir: Path, keep: int = 8) -> None:
         self.log_dir = log_dir
         self.keep = keep
         self._stack = contextlib.ExitStack()

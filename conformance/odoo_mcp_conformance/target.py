@@ -34,6 +34,8 @@ KIT_SETTINGS: Mapping[str, str] = {
     "mode": "operation mode: readonly | restricted | full",
     "odoo_protocol": "wire protocol to Odoo: xmlrpc | jsonrpc | json2",
     "odoo_timeout": "integer: seconds to wait for one Odoo call",
+    "reconnect_max_attempts": "integer: reconnection attempts after a connection failure",
+    "reconnect_backoff_base": "number: first delay (s) between reconnection attempts",
     "model_allowlist": "list of models the server may touch (others refused)",
     "model_blocklist": "list of models refused (on top of the built-in blocklist)",
     "write_allowlist": "list of models writable in restricted mode",

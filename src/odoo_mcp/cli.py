@@ -207,7 +207,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         config = config_from_args(args, env)
     except ConfigError as exc:
         return report_config_error(exc)
-    connection = ConnectionManager(config.connection_settings())
+    connection = ConnectionManager(config.connection_settings(), backoff=config.reconnect_backoff())
     runner: dict[str, Callable[[OdooMcpConfig, ConnectionManager], int]] = {
         "serve": serve,
         "check": check,

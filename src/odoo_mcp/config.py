@@ -219,6 +219,11 @@ class OdooMcpConfig(BaseSettings):
             raise ValueError("; ".join(problems))
         return self
 
+    def reconnect_backoff(self) -> tuple[float, ...]:
+        """REQ-11-25: the delays between reconnection attempts: base, 2 x base, 4 x base..."""
+        base = self.reconnect_backoff_base
+        return tuple(base * 2**attempt for attempt in range(self.reconnect_max_attempts))
+
     def connection_settings(self) -> ConnectionSettings:
         """REQ-11-25: the connection group, as the connection layer's own settings."""
         ids = list(self.odoo_company_ids)

@@ -62,7 +62,9 @@ def run_demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
     }
     config = config_from_args(args, _without_connection(environ), fixed=fixed)
     transport = FakeOdooTransport(app=fake.app)
-    connection = ConnectionManager(config.connection_settings(), transport=transport)
+    connection = ConnectionManager(
+        config.connection_settings(), transport=transport, backoff=config.reconnect_backoff()
+    )
     print(
         f"odoo-mcp demo: MCP on stdio against a fake Odoo {DEMO_VERSION} with demo data "
         f"(in process, logged in as admin; mode {config.mode.value}).\n"

@@ -320,3 +320,11 @@ def test_dotted_field_blocklist_entries_are_a_configuration_error() -> None:
     with pytest.raises(ConfigError) as caught:
         load_config(values, environ={})
     assert any("res.partner.phone would block nothing" in p for p in caught.value.problems)
+
+
+def test_reconnect_settings_give_the_backoff() -> None:
+    base = {"odoo_url": "http://odoo.test", "odoo_db": "demo", "odoo_api_key": "k"}
+    assert load_config(base, environ={}).reconnect_backoff() == (1.0, 2.0, 4.0)
+    env = {"ODOO_MCP_RECONNECT_ATTEMPTS": "2", "ODOO_MCP_RECONNECT_BACKOFF": "0.5"}
+    assert load_config(base, environ=env).reconnect_backoff() == (0.5, 1.0)
+    assert load_config(base, environ={"ODOO_MCP_RECONNECT_ATTEMPTS": "0"}).reconnect_backoff() == ()

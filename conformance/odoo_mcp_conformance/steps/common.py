@@ -24,7 +24,7 @@ LIST_SETTINGS = frozenset(
 BOOL_SETTINGS = frozenset({"rate_limit_enabled", "audit_enabled", "strip_html"})
 INT_SETTINGS = frozenset(
     {"rate_limit_rpm", "rate_limit_burst", "search_default_limit", "search_max_limit",
-     "odoo_timeout"}
+     "odoo_timeout", "reconnect_max_attempts"}
 )  # fmt: skip
 
 
