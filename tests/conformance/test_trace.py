@@ -47,3 +47,12 @@ def test_feature_scan_applies_feature_tags(tmp_path: Path) -> None:
         ("two", ("REQ-04-01",)),
         ("three", ("REQ-04-01", "REQ-04-03")),
     }
+
+
+def test_shorthand_tags_expand() -> None:
+    from odoo_mcp_conformance.trace.scan import expand_tags
+
+    assert expand_tags("REQ-04a-02/03/13: x; REQ-04-35..37 and REQ-HTTP-03") == [
+        "REQ-04a-02", "REQ-04a-03", "REQ-04a-13", "REQ-04-35", "REQ-04-36", "REQ-04-37",
+        "REQ-HTTP-03",
+    ]  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,20 @@ class ScenarioTags:
 
 
 _Documented = ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+#: a tag with the shorthands docstrings use: ``REQ-04a-02/03/13`` and ``REQ-04-35..37``
+_TAG = re.compile(r"REQ-(\d{2}[a-z]?|[A-Z]+)-(\d{2})((?:/\d{2})*)(?:\.\.(\d{2}))?")
+
+
+def expand_tags(text: str) -> list[str]:
+    """Every id a text names, shorthands expanded (``REQ-11-04/05`` names 04 and 05)."""
+    found: list[str] = []
+    for match in _TAG.finditer(text):
+        prefix, first, more, last = match.groups()
+        numbers = [int(first), *(int(n) for n in more.split("/") if n)]
+        if last:
+            numbers += range(int(first) + 1, int(last) + 1)
+        found += [f"REQ-{prefix}-{n:02d}" for n in numbers]
+    return found
 
 
 def _docstrings(tree: ast.Module) -> Iterable[tuple[str, int, str]]:
@@ -68,8 +83,8 @@ def scan_code(directories: Iterable[Path], relative_to: Path) -> list[CodeTag]:
             except ValueError:
                 shown = path.as_posix()
             for name, line, doc in _docstrings(tree):
-                for match in REQ_ID.finditer(doc):
-                    tags.add(CodeTag(match.group(0), shown, line, name))
+                for req_id in expand_tags(doc):
+                    tags.add(CodeTag(req_id, shown, line, name))
     return sorted(tags)
 
 

@@ -89,7 +89,10 @@ def workflow_annotations(kind: WorkflowKind, title: str) -> ToolAnnotations:
 
 
 def annotations_for(tool: str) -> ToolAnnotations:
-    """REQ-11-17: the annotations a tool is registered with; an unknown name is a KeyError."""
+    """REQ-11-17: the annotations a tool is registered with; an unknown name is a KeyError.
+
+    REQ-04-18: odoo_core_unlink is the core tool marked destructive.
+    """
     try:
         return TOOL_ANNOTATIONS[tool]
     except KeyError:

@@ -1,5 +1,7 @@
 """SPEC-04 §3-5: what the read-side core tools share: input types, domain help, checks.
 
+REQ-04-38: ``DOMAIN_HELP`` is the domain reference search_read and count carry.
+
 The order of the checks is the one SPEC-11 and decisions 9/11 ask for: safety first (no Odoo
 call), then the domain's structure (no Odoo call), then the field paths of the domain and the
 ``order`` against the registry (``fields_get`` at most once per model and connection), and

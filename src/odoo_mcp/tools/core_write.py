@@ -81,6 +81,8 @@ async def create(ctx: ToolContext, params: CreateInput) -> CreateResult:
 
     REQ-04-09: readonly refuses, restricted needs the write allowlist, full allows.
     REQ-11-14: a blocked field in the values is refused before any Odoo call.
+    REQ-04-11: Odoo's refusal (missing or invalid values) reaches the caller classified by
+    SPEC-10, with the field and a suggestion (the dispatcher's error path).
     """
     model = params.model
     ctx.policy.check_operation(Operation.CREATE, model)

@@ -1,0 +1,42 @@
+"""Running the kit as a user does (a separate process), for the tests that judge it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from odoo_mcp_conformance.paths import repo_root
+
+ROOT = repo_root()
+KIT = [sys.executable, "-m", "odoo_mcp_conformance.cli"]
+
+
+@dataclass(frozen=True)
+class KitRun:
+    returncode: int
+    output: str
+    report_dir: Path
+
+    @property
+    def report(self) -> dict[str, Any]:
+        return dict(json.loads((self.report_dir / "report.json").read_text()))
+
+    def statuses(self) -> dict[str, str]:
+        return {row["id"]: row["status"] for row in self.report["requirements"]}
+
+
+def run_kit(target: Path, report_dir: Path, *extra: str) -> KitRun:
+    """The kit as a user runs it: a separate process, quiet progress."""
+    completed = subprocess.run(
+        [*KIT, "run", "--target", str(target), "--report-dir", str(report_dir), "-q", *extra],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+        check=False,
+    )
+    return KitRun(completed.returncode, completed.stdout + completed.stderr, report_dir)
