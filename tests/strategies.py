@@ -65,3 +65,29 @@ def _combine(children: st.SearchStrategy[list[Any]]) -> st.SearchStrategy[list[A
 domains: st.SearchStrategy[list[Any]] = st.recursive(
     _leaf.map(lambda leaf: [leaf]), _combine, max_leaves=6
 )
+
+
+# -- MCP tool arguments: plausible and garbage -----------------------------------------------------
+_json_scalar = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+    st.sampled_from(["res.partner", "sale.order", "ir.cron", "no.such", "", "*", "name", "id"]),
+)
+json_values = st.recursive(
+    _json_scalar,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_argument_names = st.sampled_from(
+    ["model", "domain", "fields", "limit", "offset", "order", "ids", "values", "method", "args",
+     "kwargs", "context", "attributes", "filter", "transient", "extra"]
+)  # fmt: skip
+#: a tool's arguments: mostly the right names with any JSON values, sometimes anything
+tool_arguments = st.dictionaries(_argument_names, json_values, max_size=6) | st.dictionaries(
+    st.text(max_size=6), json_values, max_size=3
+)
