@@ -85,7 +85,7 @@ def _ms(values: list[float]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=200)
-    parser.add_argument("--scale", type=int, default=3)
+    parser.add_argument("--scale", type=int, default=5)
     options = parser.parse_args()
     print(f"{'protocol':9} {'tool ms (mean/p50)':>20} {'raw ms (mean/p50)':>20} {'ratio':>7}")
     with serve_fake_odoo("19.0", scale=options.scale) as fake:
