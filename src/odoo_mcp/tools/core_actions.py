@@ -15,6 +15,8 @@ from typing import Any, Final
 
 from pydantic import BaseModel, Field
 
+from odoo_mcp.tools.core_common import DomainItem
+
 __all__ = ["WIZARD_METHODS", "ActionSummary", "is_action", "summarize_action"]
 
 #: Confirming methods of wizards the captures show (FLOWS §2); the rest are named generically.
@@ -36,7 +38,7 @@ class ActionSummary(BaseModel):
     res_id: int | None = Field(default=None, exclude_if=lambda value: value is None)
     view_mode: str | None = Field(default=None, exclude_if=lambda value: value is None)
     target: str | None = Field(default=None, exclude_if=lambda value: value is None)
-    domain: list[Any] | None = Field(default=None, exclude_if=lambda value: value is None)
+    domain: list[DomainItem] | None = Field(default=None, exclude_if=lambda value: value is None)
     context: dict[str, Any] | None = Field(default=None, exclude_if=lambda value: value is None)
     url: str | None = Field(default=None, exclude_if=lambda value: value is None)
     report_name: str | None = Field(default=None, exclude_if=lambda value: value is None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 
@@ -74,7 +74,25 @@ OdooContext = Annotated[
         "(e.g., {'lang': 'pt_PT', 'active_test': false})"
     ),
 ]
-Domain = Annotated[list[Any], BeforeValidator(_refuse_string_domain)]
+#: one domain item as JSON Schema: a logical operator or a [field, operator, value] triple.
+#: Documentation for clients only: the server validates domains itself (REQ-04a-13), so that a
+#: wrong item gets INVALID_DOMAIN with a corrected example instead of a bare -32602.
+DOMAIN_ITEM_SCHEMA: Final[JsonDict] = {
+    "anyOf": [
+        {"type": "string", "enum": ["&", "|", "!"]},
+        {"type": "array", "minItems": 3, "maxItems": 3},
+    ]
+}
+DomainItem = Annotated[Any, WithJsonSchema(DOMAIN_ITEM_SCHEMA)]
+Domain = Annotated[list[DomainItem], BeforeValidator(_refuse_string_domain)]
+#: any JSON value, spelled out one type per branch (an empty schema reads as "no validation"
+#: to clients, and a list of types is not portable to single-type schema dialects)
+JsonAny = Annotated[
+    Any,
+    WithJsonSchema(
+        {"anyOf": [{"type": t} for t in ("string", "number", "boolean", "array", "object", "null")]}
+    ),
+]
 
 
 def _spec_schema(schema: JsonDict) -> None:

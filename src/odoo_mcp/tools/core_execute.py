@@ -25,9 +25,16 @@ from odoo_mcp.safety import Operation
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_actions import ActionSummary, is_action, summarize_action
-from odoo_mcp.tools.core_common import InputModel, ModelName, OdooContext, ResultModel
+from odoo_mcp.tools.core_common import (
+    InputModel,
+    JsonAny,
+    ModelName,
+    OdooContext,
+    ResultModel,
+)
 
 __all__ = ["NO_KWARGS_METHODS", "TOOLS", "ExecuteInput", "ExecuteResult", "execute"]
+
 
 #: REQ-04-26: methods that take no keyword arguments; any given are stripped (verbatim list).
 NO_KWARGS_METHODS: Final = frozenset(
@@ -59,7 +66,7 @@ class ExecuteInput(InputModel):
     method: str = Field(
         description="Method to call (e.g., 'action_confirm', 'button_validate', 'copy')"
     )
-    args: list[Any] = Field(
+    args: list[JsonAny] = Field(
         default=[],
         description="Positional arguments. First argument is typically a list of record IDs.",
     )
@@ -74,7 +81,7 @@ class ExecuteResult(ResultModel):
 
     result_type: Literal["action", "value"]
     action: ActionSummary | None = Field(default=None, exclude_if=lambda value: value is None)
-    result: Any = Field(
+    result: JsonAny = Field(
         default=None,
         description="The method's return value (null when it returned None); absent for actions.",
     )

@@ -25,6 +25,7 @@ from odoo_mcp.tools.core_common import (
     BINARY_HINT,
     DOMAIN_HELP,
     Domain,
+    DomainItem,
     InputModel,
     ModelName,
     OdooContext,
@@ -249,7 +250,7 @@ class CountResult(ResultModel):
     """REQ-04-21: model, domain and count."""
 
     model: str
-    domain: list[Any]
+    domain: list[DomainItem]
     count: int
     warnings: list[str] | None = Field(default=None, exclude_if=lambda value: value is None)
 
