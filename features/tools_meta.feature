@@ -61,7 +61,6 @@ Feature: Metadata tools: fields_get, name_get, default_get
       {"model": "res.partner", "names": [{"id": 9, "name": "Acme Corporation"}, {"id": 3, "name": "YourCompany, Mitchell Admin"}]}
       """
     And Odoo received 1 call
-    And Odoo received no "name_get" call
 
   @REQ-04-28
   Scenario: name_get accepts at most 200 ids

@@ -184,9 +184,13 @@ class ServerPool:
         )
         try:
             connected = stack.enter_context(self.portal.wrap_async_context_manager(client))
-        except BaseException:
+        except Exception as exc:
             stack.close()
-            raise
+            tail = stderr_path.read_text(errors="replace")[-1500:] if stderr_path.exists() else ""
+            raise AssertionError(
+                f"the server under test did not start or closed the session ({exc!r}); "
+                f"its stderr ends with:\n{tail}"
+            ) from exc
         driver = McpDriver(self.portal, connected, stderr_path)
         driver_box["driver"] = driver
         return driver, stack

@@ -59,6 +59,7 @@ class World:
                 protocol = self.settings.get("odoo_protocol")
                 if isinstance(protocol, str):
                     self.target.check_protocol(protocol)
+                    self._check_odoo_serves(protocol)
                 launch = self.target.render(self.control.coordinates(self.user), self.settings)
             except NotApplicable as exc:
                 not_applicable(str(exc))
@@ -69,6 +70,12 @@ class World:
                 if warm.error is not None or warm.is_error:
                     raise AssertionError(f"warming {model} failed: {warm.error or warm.text}")
         return self.driver
+
+    def _check_odoo_serves(self, protocol: str) -> None:
+        """JSON-2 exists from Odoo 19: asking a 17.0 fake for it tests nothing."""
+        version = str(self.control.info()["version"])
+        if protocol == "json2" and int(version.split(".")[0].split("~")[-1]) < 19:
+            raise NotApplicable(f"Odoo {version} has no JSON-2 (it exists from 19.0)")
 
     def call(self, tool: str, arguments: dict[str, Any] | None) -> ToolOutcome:
         """Call a tool, counting only this call's Odoo round trips."""
