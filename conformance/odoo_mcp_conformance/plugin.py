@@ -28,6 +28,7 @@ pytest_plugins = [
     "odoo_mcp_conformance.steps.domains",
     "odoo_mcp_conformance.steps.errors",
     "odoo_mcp_conformance.steps.safety",
+    "odoo_mcp_conformance.steps.resources",
 ]
 
 #: Optional behaviours a target may claim; scenarios needing one are tagged ``@needs_<name>``.

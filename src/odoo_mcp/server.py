@@ -20,13 +20,20 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Final
 
 from mcp.server import MCPServer, NotificationOptions
-from mcp.types import CallToolRequestParams, PaginatedRequestParams
+from mcp.types import (
+    CallToolRequestParams,
+    GetPromptRequestParams,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
+)
 
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.dispatch import AnySpec, ToolDispatcher
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
+from odoo_mcp.resources.handlers import ResourceHandlers
+from odoo_mcp.resources.reader import ResourceContext
 from odoo_mcp.safety import AuditLogger, RateLimiter
 from odoo_mcp.tools import (
     core_execute,
@@ -138,6 +145,23 @@ def build_server(
     low.add_request_handler("tools/list", PaginatedRequestParams, dispatcher.list_tools)
     low.add_request_handler("tools/call", CallToolRequestParams, dispatcher.call_tool)
     low.get_tool_input_schema = dispatcher.input_schema
+    # SPEC-06: resources and prompts, behind the same safety policy as the tools
+    limits = config.rate_limits()
+    resources = ResourceHandlers(
+        ResourceContext(
+            context,
+            server_version(),
+            {"enabled": limits.enabled, "calls_per_minute": limits.calls_per_minute,
+             "calls_per_hour": limits.calls_per_hour, "burst": limits.burst},
+        )
+    )  # fmt: skip
+    low.add_request_handler("resources/list", PaginatedRequestParams, resources.list_resources)
+    low.add_request_handler(
+        "resources/templates/list", PaginatedRequestParams, resources.list_templates
+    )
+    low.add_request_handler("resources/read", ReadResourceRequestParams, resources.read)
+    low.add_request_handler("prompts/list", PaginatedRequestParams, resources.list_prompts)
+    low.add_request_handler("prompts/get", GetPromptRequestParams, resources.get_prompt)
     # REQ-01-17: tools.listChanged true (the SDK has no public knob for it)
     low.create_initialization_options = partial(  # type: ignore[method-assign]
         low.create_initialization_options, NotificationOptions(tools_changed=True)

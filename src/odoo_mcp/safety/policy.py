@@ -92,6 +92,14 @@ class SafetyPolicy:
         self.methods.check(method)
         self.check_operation(operation_of_method(method), model)
 
+    def is_method_allowed(self, method: str) -> bool:
+        """REQ-06-22: resources list only methods odoo_core_execute would accept."""
+        try:
+            self.methods.check(method)
+        except SafetyError:
+            return False
+        return True
+
     def is_model_readable(self, model: str) -> bool:
         """REQ-04-34: blocked models are left out of odoo_core_list_models."""
         return self.models.is_readable(model)

@@ -1,0 +1,95 @@
+"""Steps of the SPEC-06 features: read resources, list templates, render prompts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp import MCPError
+from pytest_bdd import parsers, then, when
+
+from odoo_mcp_conformance.driver import RpcError, ToolOutcome
+from odoo_mcp_conformance.world import World
+
+
+def _store(world: World, data: Any, error: RpcError | None) -> None:
+    """Resource answers go where tool answers go, so the generic result steps apply."""
+    from mcp.types import CallToolResult, TextContent
+
+    if error is not None:
+        world.outcome = ToolOutcome(None, error)
+    else:
+        text = json.dumps(data) if not isinstance(data, str) else data
+        result = CallToolResult(content=[TextContent(type="text", text=text)])
+        world.outcome = ToolOutcome(result, None)
+
+
+@when(parsers.parse('the client reads the resource "{uri}"'))
+def _read(world: World, uri: str) -> None:
+    driver = world.server()
+    world.control.clear_calls()
+    try:
+        answer = driver.request(lambda c: c.read_resource(uri))
+    except MCPError as exc:
+        _store(world, None, RpcError(exc.error.code, exc.error.message))
+        world.remembered["error_data"] = exc.error.data
+        return
+    contents = answer.contents
+    assert contents and contents[0].mime_type == "application/json", contents
+    _store(world, json.loads(contents[0].text), None)
+    world.control.note_writes()
+
+
+@when("the client lists the resources and templates")
+def _list(world: World) -> None:
+    driver = world.server()
+    resources = driver.request(lambda c: c.list_resources()).resources
+    templates = driver.request(lambda c: c.list_resource_templates()).resource_templates
+    _store(
+        world,
+        {"resources": sorted(str(r.uri) for r in resources),
+         "templates": sorted(t.uri_template for t in templates)},
+        None,
+    )  # fmt: skip
+
+
+@when(parsers.parse('the client gets the prompt "{name}" with:'))
+def _prompt(world: World, name: str, docstring: str) -> None:
+    driver = world.server()
+    args = json.loads(docstring)
+    try:
+        answer = driver.request(lambda c: c.get_prompt(name, args))
+    except MCPError as exc:
+        _store(world, None, RpcError(exc.error.code, exc.error.message))
+        world.remembered["error_data"] = exc.error.data
+        return
+    text = "\n".join(m.content.text for m in answer.messages if m.content.type == "text")
+    _store(world, text, None)
+
+
+@when("the client lists the prompts")
+def _prompts(world: World) -> None:
+    prompts = world.server().request(lambda c: c.list_prompts()).prompts
+    _store(world, {"prompts": {p.name: sorted(a.name for a in p.arguments or []) for p in prompts}},
+           None)  # fmt: skip
+
+
+@then(parsers.parse("the request is refused with JSON-RPC error {code:d} carrying a SPEC-10 error"))
+def _refused(world: World, code: int) -> None:
+    outcome = world.last()
+    assert outcome.error is not None, f"expected an error, got {outcome.text[:300]}"
+    assert outcome.error.code == code, f"JSON-RPC error {outcome.error.code}, expected {code}"
+    data = world.remembered.get("error_data")
+    assert isinstance(data, dict) and data.get("error") is True and "category" in data, data
+
+
+@then(parsers.parse('the prompt text mentions "{text}"'))
+def _mentions(world: World, text: str) -> None:
+    body = world.last().text
+    assert text in body, f"{text!r} not in the prompt:\n{body[:1500]}"
+
+
+@then(parsers.parse('the prompt text does not mention "{text}"'))
+def _lacks(world: World, text: str) -> None:
+    body = world.last().text
+    assert text not in body, f"{text!r} is in the prompt"

@@ -1,0 +1,112 @@
+@SPEC-06 @needs_resources
+Feature: Resources
+  Read-only odoo:// resources for the instance, the safety configuration, model metadata and
+  records, behind the same safety policy as the tools.
+
+  @REQ-06-01 @REQ-06-02 @REQ-06-03 @REQ-06-04 @REQ-06-05
+  Scenario: the static resources and the templates are listed
+    When the client lists the resources and templates
+    Then the result contains:
+      """
+      {"resources": ["odoo://config/safety", "odoo://system/info", "odoo://system/modules", "odoo://system/toolsets"]}
+      """
+    And the result "templates" has 5 items
+
+  @REQ-06-02
+  Scenario: system/info describes the instance and the server
+    When the client reads the resource "odoo://system/info"
+    Then the result contains:
+      """
+      {"server_version": "19.0", "database": "demo", "protocol": "<str>", "user": {"uid": 2}, "mcp_server_version": "<str>"}
+      """
+
+  @REQ-06-03
+  Scenario: system/modules lists the installed modules
+    When the client reads the resource "odoo://system/modules"
+    Then the result "count" is Odoo's own count of "ir.module.module" for [["state", "=", "installed"]]
+    And each of "modules[*].state" is "installed"
+
+  @REQ-06-04
+  Scenario: system/toolsets mirrors odoo_core_list_toolsets
+    When the client reads the resource "odoo://system/toolsets"
+    Then the result "toolsets[0].name" is "core"
+    And the result "total_tools" is 9
+
+  @REQ-06-05 @REQ-06-22
+  Scenario: config/safety shows the mode and the lists in force
+    Given the server setting "model_blocklist" is "crm.lead"
+    When the client reads the resource "odoo://config/safety"
+    Then the result "operation_mode" is "readonly"
+    And the result "model_blocklist" is ["crm.lead"]
+    And the response text contains "ir.config_parameter"
+
+  @REQ-06-06
+  Scenario: model fields come from the live metadata, without blocked fields
+    When the client reads the resource "odoo://model/res.users/fields"
+    Then the result "fields.login.type" is "char"
+    And the result has no "fields.password"
+    And the result has no "fields.signature"
+
+  @REQ-06-07
+  Scenario: model methods list the buttons with what they do
+    When the client reads the resource "odoo://model/sale.order/methods"
+    Then the result "methods[0]" is {"name": "action_confirm", "description": "<str>", "accepts_kwargs": false}
+
+  @REQ-06-08
+  Scenario: model states give the states and the methods between them
+    When the client reads the resource "odoo://model/sale.order/states"
+    Then the result "state_field" is "state"
+    And the result "states[0]" is {"value": "draft", "label": "Quotation"}
+    And the response text contains "action_confirm"
+    When the client reads the resource "odoo://model/res.country/states"
+    Then the request is refused with JSON-RPC error -32002 carrying a SPEC-10 error
+
+  @REQ-06-09 @REQ-06-10
+  Scenario: a record resource gives its key fields, normalised, never binary
+    Given the id of the "res.partner" record matching [["name", "=", "Acme Corporation"]] is "acme"
+    And the "res.partner" record "acme" is edited outside the server with:
+      """
+      {"image_1920": "aGVsbG8="}
+      """
+    When the client reads the resource "odoo://record/res.partner/9"
+    Then the result "record.name" is "Acme Corporation"
+    And the result "record.country_id" is {"id": 233, "name": "United States"}
+    And the response text does not contain "image_1920"
+    And Odoo received 1 call
+
+  @REQ-06-11 @REQ-06-12
+  Scenario: a listing takes a URL-encoded JSON domain and a limit
+    When the client reads the resource "odoo://record/sale.order?domain=%5B%5B%22state%22%2C%22%3D%22%2C%22draft%22%5D%5D&limit=2"
+    Then the result "count" is 2
+    And each of "records[*].id" is "<int>"
+    And the result "domain" is [["state", "=", "draft"]]
+    When the client reads the resource "odoo://record/res.partner"
+    Then the result "limit" is 20
+    And the result "records" has 20 items
+    When the client reads the resource "odoo://record/res.partner?limit=1000"
+    Then the result "limit" is 100
+
+  @REQ-06-22
+  Scenario: blocked models are not reachable through resources
+    When the client reads the resource "odoo://record/ir.config_parameter/1"
+    Then the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+    When the client reads the resource "odoo://model/ir.cron/fields"
+    Then the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+    And Odoo received no call
+
+  @REQ-06-22
+  Scenario: a domain on a blocked field is refused in a listing too
+    When the client reads the resource "odoo://record/res.users?domain=%5B%5B%22password%22%2C%22%3D%22%2C%22x%22%5D%5D"
+    Then the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+    And Odoo received no call
+
+  @REQ-06-23
+  Scenario: Odoo's refusal is an error, not an empty answer
+    Given the server connects to Odoo as the demo user
+    When the client reads the resource "odoo://record/account.payment?limit=5"
+    Then the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+
+  @REQ-06-01
+  Scenario: an unknown or malformed URI is invalid params
+    When the client reads the resource "odoo://nowhere/at/all"
+    Then the request is refused with JSON-RPC error -32602 carrying a SPEC-10 error

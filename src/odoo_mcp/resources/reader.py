@@ -1,0 +1,211 @@
+"""SPEC-06 §3-4 and §7: what each ``odoo://`` resource answers.
+
+Every resource goes through the same safety policy as the tools (REQ-06-22): a blocked model
+is refused, blocked fields never appear, and the records are normalised like tool results
+(REQ-06-10). Metadata comes from the registry cache, so most resources cost no Odoo call; a
+record costs one ``read`` and a listing one ``search_read``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict
+
+from odoo_mcp.errors import ToolError
+from odoo_mcp.errors.categories import ErrorCategory
+from odoo_mcp.formatting import normalize_records
+from odoo_mcp.resources.uris import ResourceRef, parse_uri
+from odoo_mcp.resources.workflows import workflow_for
+from odoo_mcp.safety import Operation
+from odoo_mcp.tools.context import ToolContext
+from odoo_mcp.tools.core_common import checked_domain
+from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
+from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets
+
+__all__ = ["RESOURCES", "TEMPLATES", "ResourceContext", "ResourceInfo", "read_resource"]
+
+
+class ResourceInfo(BaseModel):
+    """A static resource or a template, as resources/list shows it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    uri: str
+    name: str
+    description: str
+
+
+#: REQ-06-02..05: the static resources
+RESOURCES: Final = (
+    ResourceInfo(uri="odoo://system/info", name="Odoo Instance Info",
+                 description="Connection details, Odoo version and this server's version"),
+    ResourceInfo(uri="odoo://system/modules", name="Installed Modules",
+                 description="The Odoo modules installed on the database"),
+    ResourceInfo(uri="odoo://system/toolsets", name="Toolsets",
+                 description="The toolsets and tools this server offers"),
+    ResourceInfo(uri="odoo://config/safety", name="Safety Configuration",
+                 description="Operation mode and the model, field and method lists in force"),
+)  # fmt: skip
+#: REQ-06-06..11: the templates
+TEMPLATES: Final = (
+    ResourceInfo(uri="odoo://model/{model_name}/fields", name="Model Fields",
+                 description="Field definitions of a model, e.g. odoo://model/sale.order/fields"),
+    ResourceInfo(uri="odoo://model/{model_name}/methods", name="Model Methods",
+                 description="The action and button methods of a model"),
+    ResourceInfo(uri="odoo://model/{model_name}/states", name="Model States",
+                 description="A model's states and the methods that move between them"),
+    ResourceInfo(uri="odoo://record/{model_name}/{record_id}", name="Odoo Record",
+                 description="The key fields of one record"),
+    ResourceInfo(uri="odoo://record/{model_name}{?domain,limit}", name="Odoo Records",
+                 description="Records matching a URL-encoded JSON domain (limit 20, at most 100)"),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ResourceContext:
+    """The tools' context plus what only resources show."""
+
+    tools: ToolContext
+    server_version: str
+    rate_limit: dict[str, Any] = field(default_factory=dict)
+
+
+def _not_found(message: str, model: str | None) -> ToolError:
+    return ToolError(
+        "NOT_FOUND",
+        message,
+        category=ErrorCategory.NOT_FOUND,
+        suggestion="Check the model name with odoo_core_list_models and the id with "
+        "odoo_core_search_read.",
+        details={"model": model} if model else None,
+    )
+
+
+async def _system_info(rc: ResourceContext) -> dict[str, Any]:
+    """REQ-06-02: the Odoo instance and this server."""
+    odoo = rc.tools.odoo
+    info = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
+    version = odoo.odoo_version
+    return {
+        "server_version": str(version) if version else None,
+        "server_edition": getattr(version, "edition", "unknown") if version else "unknown",
+        "database": getattr(info, "database", None),
+        "url": getattr(info, "url", None),
+        "protocol": getattr(info, "protocol", None),
+        "user": {"uid": getattr(info, "uid", None), "name": getattr(info, "username", None)},
+        "state": str(getattr(getattr(info, "state", None), "value", "unknown")),
+        "mcp_server_version": rc.server_version,
+    }
+
+
+async def _system_modules(rc: ResourceContext) -> dict[str, Any]:
+    """REQ-06-03: installed modules, one search_read."""
+    rows = await rc.tools.odoo.search_read(
+        "ir.module.module", [["state", "=", "installed"]], ["name", "state", "shortdesc"],
+        order="name",
+    )  # fmt: skip
+    modules = [{"name": r["name"], "state": r["state"], "shortdesc": r.get("shortdesc") or ""}
+               for r in rows]  # fmt: skip
+    return {"modules": modules, "count": len(modules)}
+
+
+def _config_safety(rc: ResourceContext) -> dict[str, Any]:
+    """REQ-06-05: the mode and the effective lists, defaults included (decision 12)."""
+    described = rc.tools.policy.describe()
+    return {"operation_mode": described.pop("mode"), **described, "rate_limit": rc.rate_limit}
+
+
+async def _model_methods(rc: ResourceContext, model: str) -> dict[str, Any]:
+    """REQ-06-07: action_/button_ methods of well-known models (decision 8's static table)."""
+    version = rc.tools.odoo.odoo_version
+    flow = workflow_for(model, version.major if version else None)
+    methods = [m.model_dump() for m in flow.methods] if flow else []
+    visible = [m for m in methods if rc.tools.policy.is_method_allowed(m["name"])]
+    note = None if flow else "No method table for this model: odoo_core_execute can still call "
+    "its public methods; odoo_core_fields_get shows its fields."
+    return {"model": model, "methods": visible, **({"note": note} if note else {})}
+
+
+async def _model_states(rc: ResourceContext, model: str) -> dict[str, Any]:
+    """REQ-06-08: states from the selection, transitions from the static table."""
+    version = rc.tools.odoo.odoo_version
+    flow = workflow_for(model, version.major if version else None)
+    state_field = flow.state_field if flow else "state"
+    fields = await rc.tools.registry.get_fields(model)
+    info = fields.get(state_field)
+    if (
+        info is None
+        or info.type != "selection"
+        or rc.tools.policy.is_field_blocked(model, state_field)
+    ):
+        raise _not_found(f"{model} has no state field; it has no state machine", model)
+    return {
+        "model": model,
+        "state_field": state_field,
+        "states": [{"value": value, "label": label} for value, label in info.selection or ()],
+        "transitions": [
+            {"from": t.from_state, "to": t.to_state, "method": t.method}
+            for t in (flow.transitions if flow else ())
+        ],
+    }
+
+
+async def _record(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
+    """REQ-06-09/10: the key fields of one record, normalised, no binary; one read."""
+    ctx, model = rc.tools, str(ref.model)
+    names = await ctx.registry.key_fields(model, ctx.policy.is_field_blocked)
+    rows = await ctx.odoo.read(model, [int(ref.record_id or 0)], ["id", *names])
+    if not rows:
+        raise _not_found(f"{model} record {ref.record_id} does not exist", model)
+    fields = await ctx.registry.get_fields(model)
+    record = normalize_records(rows, fields, options=ctx.formatting)[0]
+    return {"model": model, "record": record}
+
+
+async def _listing(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
+    """REQ-06-11/12: records of a domain (validated like the tools'), key fields only."""
+    ctx, model = rc.tools, str(ref.model)
+    domain, warnings = await checked_domain(ctx, model, list(ref.domain))
+    names = await ctx.registry.key_fields(model, ctx.policy.is_field_blocked)
+    rows = await ctx.odoo.search_read(model, domain, ["id", *names], limit=ref.limit)
+    fields = await ctx.registry.get_fields(model)
+    records = normalize_records(rows, fields, options=ctx.formatting)
+    result: dict[str, Any] = {
+        "model": model, "domain": domain, "limit": ref.limit, "count": len(records),
+        "has_more": len(records) >= ref.limit, "records": records,
+    }  # fmt: skip
+    if warnings:
+        result["warnings"] = list(warnings)
+    return result
+
+
+async def read_resource(rc: ResourceContext, uri: str) -> dict[str, Any]:
+    """REQ-06-01: parse, check the safety policy (REQ-06-22), then answer; Odoo's refusals
+    and the policy's come back as errors, never as an empty answer (REQ-06-23)."""
+    ref = parse_uri(uri)
+    if ref.model is not None:
+        rc.tools.policy.check_operation(Operation.READ, ref.model)
+    match ref.kind:
+        case "system_info":
+            return await _system_info(rc)
+        case "system_modules":
+            return await _system_modules(rc)
+        case "system_toolsets":
+            answer = await list_toolsets(rc.tools, ListToolsetsInput())
+            return answer.model_dump(mode="json")
+        case "config_safety":
+            return _config_safety(rc)
+        case "model_fields":
+            described = await fields_get(rc.tools, FieldsGetInput(model=str(ref.model)))
+            return described.model_dump(mode="json")
+        case "model_methods":
+            return await _model_methods(rc, str(ref.model))
+        case "model_states":
+            return await _model_states(rc, str(ref.model))
+        case "record":
+            return await _record(rc, ref)
+        case "listing":
+            return await _listing(rc, ref)
+    raise AssertionError(ref.kind)  # pragma: no cover - the match is exhaustive

@@ -1,0 +1,116 @@
+"""SPEC-06 resources: URI parsing, the workflow table, and the reader on the fake Odoo 19."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from fake_odoo.demo import ADMIN_API_KEY
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
+from odoo_mcp.config import load_config
+from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.errors import ToolError
+from odoo_mcp.formatting import FormatOptions
+from odoo_mcp.registry import ModelRegistry
+from odoo_mcp.resources.reader import ResourceContext, read_resource
+from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
+from odoo_mcp.resources.workflows import workflow_for
+from odoo_mcp.safety import SafetyError, SafetyPolicy
+from odoo_mcp.tools.context import ToolContext
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.parametrize(
+    ("uri", "kind", "model", "extra"),
+    [
+        ("odoo://system/info", "system_info", None, {}),
+        ("odoo://config/safety", "config_safety", None, {}),
+        ("odoo://model/sale.order/states", "model_states", "sale.order", {}),
+        ("odoo://record/res.partner/7", "record", "res.partner", {"record_id": 7}),
+        ("odoo://record/res.partner", "listing", "res.partner", {"limit": 20}),
+        ("odoo://record/res.partner?limit=500", "listing", "res.partner", {"limit": 100}),
+        (
+            "odoo://record/sale.order?domain=%5B%5B%22state%22%2C%22%3D%22%2C%22draft%22%5D%5D",
+            "listing", "sale.order", {"domain": (["state", "=", "draft"],)},
+        ),
+    ],
+)  # fmt: skip
+def test_uris_parse(uri: str, kind: str, model: str | None, extra: dict[str, object]) -> None:
+    ref = parse_uri(uri)
+    assert (ref.kind, ref.model) == (kind, model)
+    for key, value in extra.items():
+        assert getattr(ref, key) == value
+
+
+@pytest.mark.parametrize(
+    ("uri", "message"),
+    [
+        ("http://system/info", "odoo:// scheme"),
+        ("odoo://system/secrets", "unknown resource"),
+        ("odoo://record/res.partner/abc", "positive integer"),
+        ("odoo://record/Res Partner/1", "not a model name"),
+        ("odoo://record/res.partner?domain=[oops", "not JSON"),
+        ("odoo://record/res.partner?domain=%7B%7D", "JSON list"),
+        ("odoo://record/res.partner?limit=0", "at least 1"),
+        ("odoo://record/res.partner?order=name", "unknown parameter"),
+    ],
+)
+def test_bad_uris_say_why(uri: str, message: str) -> None:
+    with pytest.raises(InvalidResourceUri, match=message):
+        parse_uri(uri)
+
+
+def test_workflow_table_follows_the_version() -> None:
+    old, new = workflow_for("sale.order", 16), workflow_for("sale.order", 19)
+    assert old is not None and new is not None
+    assert any(t.to_state == "done" for t in old.transitions)
+    assert not any(t.to_state == "done" for t in new.transitions)
+    assert workflow_for("res.partner", 19) is None
+
+
+@pytest.fixture(scope="module")
+def fake() -> FakeOdoo:
+    return FakeOdoo("19.0")
+
+
+@pytest.fixture
+async def rc(fake: FakeOdoo) -> AsyncIterator[ResourceContext]:
+    config = load_config(
+        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
+         "odoo_api_key": ADMIN_API_KEY},
+        environ={},
+    )  # fmt: skip
+    connection = ConnectionManager(
+        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
+    )
+    await connection.connect()
+    tools = ToolContext(
+        odoo=connection,
+        registry=ModelRegistry(connection),
+        policy=SafetyPolicy(field_blocklist=["phone"]),
+        formatting=FormatOptions(),
+        tool_names=("odoo_core_search_read",),
+    )
+    yield ResourceContext(tools, "0.1.0")
+    await connection.close()
+
+
+async def test_record_resource_costs_one_read_once_metadata_is_cached(
+    rc: ResourceContext, fake: FakeOdoo
+) -> None:
+    await read_resource(rc, "odoo://model/res.partner/fields")
+    fake.reset_calls()
+    data = await read_resource(rc, "odoo://record/res.partner/9")
+    assert data["record"]["name"] == "Acme Corporation" and "phone" not in data["record"]
+    assert fake.call_counts() == 1
+
+
+async def test_refusals_are_errors(rc: ResourceContext, fake: FakeOdoo) -> None:
+    with pytest.raises(SafetyError):
+        await read_resource(rc, "odoo://record/ir.cron/1")
+    with pytest.raises(ToolError) as caught:
+        await read_resource(rc, "odoo://record/res.partner/987654")
+    assert caught.value.code == "NOT_FOUND"
