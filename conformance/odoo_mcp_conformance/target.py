@@ -52,6 +52,7 @@ KIT_SETTINGS: Mapping[str, str] = {
     "enabled_toolsets": "list of toolsets to enable",
     "log_level": "server log level",
     "config_file": "path of a JSON configuration file (the kit writes it)",
+    "subscription_poll_interval": "number: seconds between two polls for resource updates",
 }
 
 

@@ -192,6 +192,8 @@ class OdooMcpConfig(BaseSettings):
     log_level: Annotated[Literal["debug", "info", "warning", "error", "critical"], Lowered] = "info"
     """Server log level (logs go to standard error)."""
     # Health
+    subscription_poll_interval: float = Field(default=60.0, gt=0)
+    """Seconds between two polls of write_date for resource subscriptions (REQ-06-14)."""
     health_check_interval: int = Field(default=300, ge=0)
     """Seconds between connection health checks; 0 disables them."""
     reconnect_max_attempts: int = Field(default=3, ge=0)

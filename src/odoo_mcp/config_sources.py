@@ -61,6 +61,7 @@ ENV_VARS: Final[Mapping[str, tuple[str, ...]]] = {
     "deep_search_max_depth": (_M + "DEEP_SEARCH_DEPTH",),
     "strip_html": (_M + "STRIP_HTML",), "normalize_many2one": (_M + "NORMALIZE_M2O",),
     "log_level": (_M + "LOG_LEVEL",), "health_check_interval": (_M + "HEALTH_INTERVAL",),
+    "subscription_poll_interval": (_M + "POLL_INTERVAL",),
     "reconnect_max_attempts": (_M + "RECONNECT_ATTEMPTS",),
     "reconnect_backoff_base": (_M + "RECONNECT_BACKOFF",),
 }  # fmt: skip

@@ -13,18 +13,23 @@ The tools themselves (``odoo_mcp.tools``) never see MCP.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Final
 
+import anyio
 from mcp.server import MCPServer, NotificationOptions
+from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.types import (
     CallToolRequestParams,
     GetPromptRequestParams,
     PaginatedRequestParams,
     ReadResourceRequestParams,
+    SubscribeRequestParams,
+    UnsubscribeRequestParams,
 )
 
 from odoo_mcp.config import OdooMcpConfig
@@ -32,8 +37,9 @@ from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.dispatch import AnySpec, ToolDispatcher
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
-from odoo_mcp.resources.handlers import ResourceHandlers
+from odoo_mcp.resources.handlers import ResourceHandlers, SubscriptionHandlers
 from odoo_mcp.resources.reader import ResourceContext
+from odoo_mcp.resources.subscriptions import SubscriptionManager
 from odoo_mcp.safety import AuditLogger, RateLimiter
 from odoo_mcp.tools import (
     core_execute,
@@ -54,6 +60,7 @@ __all__ = [
     "server_version",
 ]
 
+logger = logging.getLogger(__name__)
 SERVER_NAME: Final = "odoo-mcp"
 INSTRUCTIONS: Final = (
     "Access to an Odoo ERP. Start with odoo_core_list_models and odoo_core_fields_get, then "
@@ -125,11 +132,29 @@ def build_server(
         connection=connection,
     )
 
+    bus = InMemorySubscriptionBus()
+    subscriptions = SubscriptionManager(
+        connection, policy, interval=config.subscription_poll_interval, bus=bus
+    )
+
+    async def poll_forever() -> None:
+        """REQ-06-14: a poll round every interval while anyone is subscribed."""
+        while True:
+            await anyio.sleep(subscriptions.interval)
+            if subscriptions.clients:
+                try:
+                    await subscriptions.poll_round()
+                except Exception:  # Odoo unreachable for a round: try again next time
+                    logger.warning("subscription poll round failed", exc_info=True)
+
     @asynccontextmanager
     async def lifespan(_server: MCPServer[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
         await connection.connect()  # a no-op when the CLI connected already
         try:
-            yield {"dispatcher": dispatcher}
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(poll_forever)
+                yield {"dispatcher": dispatcher}
+                tasks.cancel_scope.cancel()
         finally:
             await connection.close()
 
@@ -138,6 +163,7 @@ def build_server(
         version=server_version(),
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
+        subscriptions=bus,
         log_level=config.log_level.upper(),  # type: ignore[arg-type]
         warn_on_duplicate_tools=False,
     )
@@ -162,6 +188,9 @@ def build_server(
     low.add_request_handler("resources/read", ReadResourceRequestParams, resources.read)
     low.add_request_handler("prompts/list", PaginatedRequestParams, resources.list_prompts)
     low.add_request_handler("prompts/get", GetPromptRequestParams, resources.get_prompt)
+    handlers = SubscriptionHandlers(subscriptions, resources)
+    low.add_request_handler("resources/subscribe", SubscribeRequestParams, handlers.subscribe)
+    low.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, handlers.unsubscribe)
     # REQ-01-17: tools.listChanged true (the SDK has no public knob for it)
     low.create_initialization_options = partial(  # type: ignore[method-assign]
         low.create_initialization_options, NotificationOptions(tools_changed=True)

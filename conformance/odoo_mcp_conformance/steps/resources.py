@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from mcp import MCPError
@@ -93,3 +94,71 @@ def _mentions(world: World, text: str) -> None:
 def _lacks(world: World, text: str) -> None:
     body = world.last().text
     assert text not in body, f"{text!r} is in the prompt"
+
+
+def _updates(world: World, uri: str) -> int:
+    from mcp.types import ResourceUpdatedNotification
+
+    notes = world.server().notifications
+    return sum(
+        1 for n in notes if isinstance(n, ResourceUpdatedNotification) and str(n.params.uri) == uri
+    )
+
+
+@when(parsers.parse('the client subscribes to "{uri}"'))
+def _subscribe(world: World, uri: str) -> None:
+    driver = world.server()
+    try:
+        driver.request(lambda c: c.subscribe_resource(uri))
+    except MCPError as exc:
+        _store(world, None, RpcError(exc.error.code, exc.error.message))
+        world.remembered["error_data"] = exc.error.data
+        return
+    world.remembered.setdefault("baseline", {})[uri] = _updates(world, uri)
+    _store(world, {"subscribed": uri}, None)
+
+
+@when(parsers.parse('the client unsubscribes from "{uri}"'))
+def _unsubscribe(world: World, uri: str) -> None:
+    world.server().request(lambda c: c.unsubscribe_resource(uri))
+    world.remembered.setdefault("baseline", {})[uri] = _updates(world, uri)
+
+
+@then(parsers.parse('an update of "{uri}" arrives within {seconds:g} seconds'))
+def _arrives(world: World, uri: str, seconds: float) -> None:
+    before = world.remembered.get("baseline", {}).get(uri, 0)
+    arrived = world.server().wait_for(lambda: _updates(world, uri) > before, timeout=seconds)
+    assert arrived, f"no notifications/resources/updated for {uri} within {seconds} s"
+    world.remembered["baseline"][uri] = _updates(world, uri)
+
+
+@then(parsers.parse('no update of "{uri}" arrives within {seconds:g} seconds'))
+def _silent(world: World, uri: str, seconds: float) -> None:
+    before = world.remembered.get("baseline", {}).get(uri, 0)
+    arrived = world.server().wait_for(lambda: _updates(world, uri) > before, timeout=seconds)
+    assert not arrived, f"an update of {uri} arrived though nothing changed"
+
+
+@when(parsers.parse("{seconds:g} seconds pass"))
+def _pass(world: World, seconds: float) -> None:
+    time.sleep(seconds)
+
+
+@when(
+    parsers.parse(
+        'the "{model}" record {record_id:d} is edited from outside with a new job position'
+    )
+)
+def _edit_function(world: World, model: str, record_id: int) -> None:
+    """An edit through the fake's control API: write_date moves, as any Odoo write."""
+    world.control.edit(model, record_id, {"function": f"Position {time.time():.0f}"})
+
+
+@when(parsers.parse('the client subscribes to the first {count:d} records of "{model}"'))
+def _subscribe_many(world: World, count: int, model: str) -> None:
+    ids = world.control.call(model, "search", [], limit=count, order="id")
+    assert len(ids) == count, f"the demo data has only {len(ids)} {model} records"
+    driver = world.server()
+    for record_id in ids:
+        uri = f"odoo://record/{model}/{record_id}"
+        driver.request(lambda c, u=uri: c.subscribe_resource(u))

@@ -16,6 +16,7 @@ from mcp import MCPError
 from mcp.server import ServerRequestContext
 from mcp.types import (
     INVALID_PARAMS,
+    EmptyResult,
     GetPromptRequestParams,
     GetPromptResult,
     ListPromptsResult,
@@ -29,17 +30,20 @@ from mcp.types import (
     ReadResourceResult,
     Resource,
     ResourceTemplate,
+    SubscribeRequestParams,
     TextContent,
     TextResourceContents,
+    UnsubscribeRequestParams,
 )
 
 from odoo_mcp.errors import ToolError, classify, log_error, to_payload
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.prompts import PROMPTS, render_prompt
 from odoo_mcp.resources.reader import RESOURCES, TEMPLATES, ResourceContext, read_resource
+from odoo_mcp.resources.subscriptions import SubscriptionManager
 from odoo_mcp.resources.uris import InvalidResourceUri
 
-__all__ = ["RESOURCE_NOT_FOUND", "ResourceHandlers"]
+__all__ = ["RESOURCE_NOT_FOUND", "ResourceHandlers", "SubscriptionHandlers"]
 
 #: MCP's code for an unknown resource; -32001 is ours for a refusal (decision 27)
 RESOURCE_NOT_FOUND: Final = -32002
@@ -151,3 +155,38 @@ def _model_of(uri: str) -> str | None:
         return parse_uri(uri).model
     except InvalidResourceUri:
         return None
+
+
+def client_key(ctx: ServerRequestContext[Any, Any]) -> str:
+    """The subscribing client: its MCP session id over HTTP, the one stdio client otherwise."""
+    request = getattr(ctx, "request", None)
+    headers = getattr(request, "headers", None)
+    return str(headers.get("mcp-session-id", "?")) if headers is not None else "stdio"
+
+
+class SubscriptionHandlers:
+    """REQ-06-13: resources/subscribe and resources/unsubscribe."""
+
+    def __init__(self, manager: SubscriptionManager, resources: ResourceHandlers) -> None:
+        self.manager = manager
+        self.resources = resources
+
+    async def subscribe(
+        self, ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams
+    ) -> EmptyResult:
+        """REQ-06-13/15/16: subscribe one client to one resource."""
+        uri = str(params.uri)
+        try:
+            await self.manager.subscribe(client_key(ctx), ctx.session, uri)
+        except MCPError:
+            raise
+        except Exception as exc:
+            raise _as_mcp_error(exc, _model_of(uri), "resources/subscribe") from None
+        return EmptyResult()
+
+    async def unsubscribe(
+        self, ctx: ServerRequestContext[Any, Any], params: UnsubscribeRequestParams
+    ) -> EmptyResult:
+        """REQ-06-13: no more notifications for that resource."""
+        self.manager.unsubscribe(client_key(ctx), str(params.uri))
+        return EmptyResult()

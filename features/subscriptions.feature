@@ -1,0 +1,47 @@
+@SPEC-06 @needs_subscriptions
+Feature: Resource subscriptions
+  A subscribed client hears about a record's change within one poll interval, and about
+  nothing that did not change. The server polls every second here.
+
+  Background:
+    Given the server setting "subscription_poll_interval" is "1"
+
+  @REQ-06-13 @REQ-06-14 @REQ-06-15 @fresh_server
+  Scenario: an edit made outside the server is notified within one poll interval
+    When the client subscribes to "odoo://record/res.partner/9"
+    Then the call succeeds
+    When 1.1 seconds pass
+    And the "res.partner" record 9 is edited from outside with a new job position
+    Then an update of "odoo://record/res.partner/9" arrives within 2.5 seconds
+
+  @REQ-06-14 @fresh_server
+  Scenario: without a change no notification arrives
+    When the client subscribes to "odoo://record/res.partner/10"
+    Then no update of "odoo://record/res.partner/10" arrives within 2.5 seconds
+
+  @REQ-06-13 @fresh_server
+  Scenario: after unsubscribing no notification arrives
+    When the client subscribes to "odoo://record/res.partner/11"
+    And the client unsubscribes from "odoo://record/res.partner/11"
+    And 1.1 seconds pass
+    And the "res.partner" record 11 is edited from outside with a new job position
+    Then no update of "odoo://record/res.partner/11" arrives within 2.5 seconds
+
+  @REQ-06-15
+  Scenario: only records and system/info can be subscribed to
+    When the client subscribes to "odoo://system/info"
+    Then the call succeeds
+    When the client subscribes to "odoo://model/res.partner/fields"
+    Then the call is rejected with JSON-RPC error -32602
+
+  @REQ-06-22 @REQ-06-15
+  Scenario: a blocked model cannot be subscribed to
+    When the client subscribes to "odoo://record/ir.cron/1"
+    Then the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+
+  @REQ-06-16 @fresh_server
+  Scenario: a client has at most 50 subscriptions
+    When the client subscribes to the first 40 records of "res.partner"
+    And the client subscribes to the first 10 records of "sale.order"
+    And the client subscribes to "odoo://record/sale.order/39"
+    Then the call is rejected with JSON-RPC error -32602

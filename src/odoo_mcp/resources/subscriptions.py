@@ -1,0 +1,145 @@
+"""SPEC-06 §5: resource subscriptions, by polling ``write_date``.
+
+Clients subscribe to ``odoo://record/{model}/{id}`` and ``odoo://system/info`` (REQ-06-15),
+at most 50 each (REQ-06-16). A poll round (every ``interval`` seconds, 60 by default,
+REQ-06-14) reads ``write_date`` with one ``search_read`` per model for all the subscribed ids
+of that model, whatever the number of subscriptions, and notifies only the URIs whose
+``write_date`` changed; system/info notifies when the connection's state changes.
+Notifications go to handshake-era sessions (``send_resource_updated``) and to the 2026-era
+listen streams (the SDK's subscription bus). A session whose notification fails is closed:
+its subscriptions are dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from mcp import MCPError
+from mcp.server.subscriptions import ResourceUpdated, SubscriptionBus
+from mcp.types import INVALID_PARAMS
+
+from odoo_mcp.connection.base import OdooCalls
+from odoo_mcp.errors import ToolError
+from odoo_mcp.errors.categories import ErrorCategory
+from odoo_mcp.resources.uris import parse_uri
+from odoo_mcp.safety import Operation
+from odoo_mcp.safety.policy import SafetyPolicy
+
+__all__ = ["MAX_SUBSCRIPTIONS", "SubscriptionManager"]
+
+logger = logging.getLogger(__name__)
+#: REQ-06-16: per client
+MAX_SUBSCRIPTIONS: Final = 50
+SYSTEM_INFO: Final = "odoo://system/info"
+
+
+@dataclass
+class _Client:
+    session: Any
+    uris: set[str] = field(default_factory=set)
+
+
+class SubscriptionManager:
+    """REQ-06-13..16: who is subscribed to what, and the poll round that notifies them."""
+
+    def __init__(
+        self,
+        odoo: OdooCalls,
+        policy: SafetyPolicy,
+        *,
+        interval: float = 60.0,
+        bus: SubscriptionBus | None = None,
+    ) -> None:
+        self.odoo = odoo
+        self.policy = policy
+        self.interval = interval
+        self.bus = bus
+        self.clients: dict[str, _Client] = {}
+        self.write_dates: dict[tuple[str, int], Any] = {}
+        self.last_state: str | None = None
+
+    async def subscribe(self, client: str, session: Any, uri: str) -> None:
+        """REQ-06-15/16: record resources and system/info, 50 per client; the baseline
+        write_date is read now, so that a change before the first round is seen."""
+        ref = parse_uri(uri)
+        if ref.kind not in ("record", "system_info"):
+            raise MCPError(
+                INVALID_PARAMS,
+                f"{uri} cannot be subscribed to: only odoo://record/<model>/<id> and "
+                "odoo://system/info can",
+                None,
+            )
+        entry = self.clients.setdefault(client, _Client(session))
+        entry.session = session
+        if uri not in entry.uris and len(entry.uris) >= MAX_SUBSCRIPTIONS:
+            raise MCPError(INVALID_PARAMS, f"at most {MAX_SUBSCRIPTIONS} subscriptions per "
+                           "client: unsubscribe from one first", None)  # fmt: skip
+        if ref.kind == "record" and ref.model and ref.record_id:
+            self.policy.check_operation(Operation.READ, ref.model)
+            key = (ref.model, ref.record_id)
+            if key not in self.write_dates:
+                rows = await self.odoo.read(ref.model, [ref.record_id], ["write_date"])
+                if not rows:
+                    raise ToolError("NOT_FOUND", f"{ref.model} record {ref.record_id} does "
+                                    "not exist", category=ErrorCategory.NOT_FOUND)  # fmt: skip
+                self.write_dates[key] = rows[0].get("write_date")
+        else:
+            self.last_state = self._state()
+        entry.uris.add(uri)
+
+    def unsubscribe(self, client: str, uri: str) -> None:
+        entry = self.clients.get(client)
+        if entry is not None:
+            entry.uris.discard(uri)
+            if not entry.uris:
+                del self.clients[client]
+
+    def drop_client(self, client: str) -> None:
+        """A closed session's subscriptions go with it."""
+        self.clients.pop(client, None)
+
+    def _state(self) -> str:
+        info = getattr(self.odoo, "get_connection_info", None)
+        return str(getattr(getattr(info(), "state", None), "value", "")) if info else ""
+
+    async def poll_round(self) -> list[str]:
+        """REQ-06-14: one search_read per model for every subscribed id; the changed URIs."""
+        wanted: dict[str, set[int]] = defaultdict(set)
+        for entry in self.clients.values():
+            for uri in entry.uris:
+                ref = parse_uri(uri)
+                if ref.kind == "record" and ref.model and ref.record_id:
+                    wanted[ref.model].add(ref.record_id)
+        changed: list[str] = []
+        for model, ids in sorted(wanted.items()):
+            rows = await self.odoo.search_read(
+                model, [["id", "in", sorted(ids)]], ["write_date"],
+                context={"active_test": False},
+            )  # fmt: skip
+            for row in rows:
+                key = (model, int(row["id"]))
+                if self.write_dates.get(key) != row.get("write_date"):
+                    self.write_dates[key] = row.get("write_date")
+                    changed.append(f"odoo://record/{model}/{row['id']}")
+        state = self._state()
+        if self.last_state is not None and state != self.last_state:
+            changed.append(SYSTEM_INFO)
+        self.last_state = state
+        await self._notify(changed)
+        return changed
+
+    async def _notify(self, uris: list[str]) -> None:
+        for uri in uris:
+            for client, entry in list(self.clients.items()):
+                if uri not in entry.uris:
+                    continue
+                try:
+                    await entry.session.send_resource_updated(uri)
+                except Exception:  # the session is gone: forget it
+                    logger.info("dropping the subscriptions of closed session %s", client)
+                    self.drop_client(client)
+            if self.bus is not None:
+                await self.bus.publish(ResourceUpdated(uri=uri))

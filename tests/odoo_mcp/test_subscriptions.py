@@ -1,0 +1,97 @@
+"""SPEC-06 §5: subscriptions through a real MCP client, polling write_date on the fake Odoo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, MCPError
+from mcp.types import ResourceUpdatedNotification
+
+from fake_odoo.demo import ADMIN_API_KEY
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
+from odoo_mcp.config import load_config
+from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.resources.subscriptions import MAX_SUBSCRIPTIONS, SubscriptionManager
+from odoo_mcp.safety import SafetyPolicy
+from odoo_mcp.server import build_server
+
+pytestmark = pytest.mark.anyio
+
+
+def _server(fake: FakeOdoo, interval: float) -> Any:
+    config = load_config(
+        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
+         "odoo_api_key": ADMIN_API_KEY, "subscription_poll_interval": interval},
+        environ={},
+    )  # fmt: skip
+    connection = ConnectionManager(
+        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
+    )
+    return build_server(config, connection)
+
+
+@pytest.mark.filterwarnings("ignore::mcp.MCPDeprecationWarning")  # legacy-era subscribe
+async def test_an_outside_edit_is_notified_and_nothing_else() -> None:
+    fake = FakeOdoo("19.0")
+    updates: list[str] = []
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, ResourceUpdatedNotification):
+            updates.append(str(message.params.uri))
+
+    async with Client(_server(fake, 0.2), mode="legacy", message_handler=on_message) as client:
+        assert client.server_capabilities.resources.subscribe  # type: ignore[union-attr]
+        await client.subscribe_resource("odoo://record/res.partner/9")
+        await client.subscribe_resource("odoo://record/res.partner/10")
+        await anyio.sleep(0.7)  # rounds without a change: no notification
+        assert updates == []
+        await anyio.sleep(1.1)  # write_date has a one-second resolution
+        fake.edit("res.partner", 9, {"function": "Changed outside"})
+        with anyio.fail_after(3):
+            while not updates:
+                await anyio.sleep(0.05)
+        assert updates == ["odoo://record/res.partner/9"]
+        await client.unsubscribe_resource("odoo://record/res.partner/9")
+        await anyio.sleep(1.1)
+        fake.edit("res.partner", 9, {"function": "Again"})
+        await anyio.sleep(0.7)
+        assert updates == ["odoo://record/res.partner/9"]  # unsubscribed: nothing new
+        with pytest.raises(MCPError):
+            await client.subscribe_resource("odoo://model/res.partner/fields")
+
+
+async def test_a_round_costs_one_call_per_model_and_fifty_is_the_limit() -> None:
+    fake = FakeOdoo("19.0", scale=5)
+    config = load_config(
+        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
+         "odoo_api_key": ADMIN_API_KEY},
+        environ={},
+    )  # fmt: skip
+    connection = ConnectionManager(
+        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
+    )
+    await connection.connect()
+    manager = SubscriptionManager(connection, SafetyPolicy())
+
+    class _Session:
+        async def send_resource_updated(self, uri: str) -> None:
+            pass
+
+    partners = fake.call("res.partner", "search", [], limit=30)
+    orders = fake.call("sale.order", "search", [], limit=15)
+    products = fake.call("product.product", "search", [], limit=5)
+    uris = [f"odoo://record/res.partner/{i}" for i in partners]
+    uris += [f"odoo://record/sale.order/{i}" for i in orders]
+    uris += [f"odoo://record/product.product/{i}" for i in products]
+    assert len(uris) == MAX_SUBSCRIPTIONS
+    for uri in uris:
+        await manager.subscribe("client", _Session(), uri)
+    with pytest.raises(MCPError):
+        await manager.subscribe("client", _Session(), "odoo://record/res.partner/1")
+    fake.reset_calls()
+    assert await manager.poll_round() == []
+    assert fake.call_counts() == 3  # one search_read per model, for 50 subscriptions
+    await connection.close()
