@@ -29,6 +29,7 @@ from mcp.types import (
     PaginatedRequestParams,
     ReadResourceRequestParams,
     SubscribeRequestParams,
+    SubscriptionsListenRequestParams,
     UnsubscribeRequestParams,
 )
 
@@ -37,7 +38,7 @@ from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.dispatch import AnySpec, ToolDispatcher
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
-from odoo_mcp.resources.handlers import ResourceHandlers, SubscriptionHandlers
+from odoo_mcp.resources.handlers import ListenWatcher, ResourceHandlers, SubscriptionHandlers
 from odoo_mcp.resources.reader import ResourceContext
 from odoo_mcp.resources.subscriptions import SubscriptionManager
 from odoo_mcp.safety import AuditLogger, RateLimiter
@@ -191,6 +192,9 @@ def build_server(
     handlers = SubscriptionHandlers(subscriptions, resources)
     low.add_request_handler("resources/subscribe", SubscribeRequestParams, handlers.subscribe)
     low.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, handlers.unsubscribe)
+    low.add_request_handler(
+        "subscriptions/listen", SubscriptionsListenRequestParams, ListenWatcher(subscriptions, bus)
+    )
     # REQ-01-17: tools.listChanged true (the SDK has no public knob for it)
     low.create_initialization_options = partial(  # type: ignore[method-assign]
         low.create_initialization_options, NotificationOptions(tools_changed=True)

@@ -95,3 +95,43 @@ async def test_a_round_costs_one_call_per_model_and_fifty_is_the_limit() -> None
     assert await manager.poll_round() == []
     assert fake.call_counts() == 3  # one search_read per model, for 50 subscriptions
     await connection.close()
+
+
+async def test_a_2026_era_listen_stream_is_notified_too() -> None:
+    fake = FakeOdoo("19.0")
+    uri = "odoo://record/res.partner/11"
+    async with (
+        Client(_server(fake, 0.2)) as client,  # mode auto: the 2026-07-28 era
+        client.listen(resource_subscriptions=[uri]) as stream,
+    ):
+        await anyio.sleep(1.1)
+        fake.edit("res.partner", 11, {"function": "Changed for a listener"})
+        with anyio.fail_after(3):
+            async for event in stream:
+                assert str(event.uri) == uri  # type: ignore[attr-defined]
+                break
+
+
+async def test_a_closed_session_loses_its_subscriptions() -> None:
+    fake = FakeOdoo("19.0")
+    config = load_config(
+        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
+         "odoo_api_key": ADMIN_API_KEY},
+        environ={},
+    )  # fmt: skip
+    connection = ConnectionManager(
+        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
+    )
+    await connection.connect()
+    manager = SubscriptionManager(connection, SafetyPolicy())
+
+    class _Closed:
+        async def send_resource_updated(self, uri: str) -> None:
+            raise MCPError(-32000, "Connection closed", None)
+
+    await manager.subscribe("gone", _Closed(), "odoo://record/res.partner/9")
+    await anyio.sleep(1.1)
+    fake.edit("res.partner", 9, {"function": "After the client left"})
+    assert await manager.poll_round() == ["odoo://record/res.partner/9"]
+    assert manager.clients == {}
+    await connection.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from functools import partial
 from typing import Any
 
 from mcp import MCPError
@@ -154,6 +155,10 @@ def _edit_function(world: World, model: str, record_id: int) -> None:
     world.control.edit(model, record_id, {"function": f"Position {time.time():.0f}"})
 
 
+async def _subscribe_one(client: Any, *, uri: str) -> Any:
+    return await client.subscribe_resource(uri)
+
+
 @when(parsers.parse('the client subscribes to the first {count:d} records of "{model}"'))
 def _subscribe_many(world: World, count: int, model: str) -> None:
     ids = world.control.call(model, "search", [], limit=count, order="id")
@@ -161,4 +166,4 @@ def _subscribe_many(world: World, count: int, model: str) -> None:
     driver = world.server()
     for record_id in ids:
         uri = f"odoo://record/{model}/{record_id}"
-        driver.request(lambda c, u=uri: c.subscribe_resource(u))
+        driver.request(partial(_subscribe_one, uri=uri))

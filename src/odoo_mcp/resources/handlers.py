@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from mcp import MCPError
 from mcp.server import ServerRequestContext
+from mcp.server.subscriptions import ListenHandler, SubscriptionBus
 from mcp.types import (
     INVALID_PARAMS,
     EmptyResult,
@@ -31,6 +32,8 @@ from mcp.types import (
     Resource,
     ResourceTemplate,
     SubscribeRequestParams,
+    SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
     TextContent,
     TextResourceContents,
     UnsubscribeRequestParams,
@@ -43,7 +46,7 @@ from odoo_mcp.resources.reader import RESOURCES, TEMPLATES, ResourceContext, rea
 from odoo_mcp.resources.subscriptions import SubscriptionManager
 from odoo_mcp.resources.uris import InvalidResourceUri
 
-__all__ = ["RESOURCE_NOT_FOUND", "ResourceHandlers", "SubscriptionHandlers"]
+__all__ = ["RESOURCE_NOT_FOUND", "ListenWatcher", "ResourceHandlers", "SubscriptionHandlers"]
 
 #: MCP's code for an unknown resource; -32001 is ours for a refusal (decision 27)
 RESOURCE_NOT_FOUND: Final = -32002
@@ -190,3 +193,27 @@ class SubscriptionHandlers:
         """REQ-06-13: no more notifications for that resource."""
         self.manager.unsubscribe(client_key(ctx), str(params.uri))
         return EmptyResult()
+
+
+class ListenWatcher:
+    """REQ-06-13: the 2026-07-28 era's ``subscriptions/listen``: the SDK's handler serves the
+    stream, and the resource URIs it asks for are polled like handshake-era subscriptions for
+    as long as the stream lives (an URI that cannot be subscribed to simply never fires)."""
+
+    def __init__(self, manager: SubscriptionManager, bus: SubscriptionBus) -> None:
+        self.manager = manager
+        self.inner = ListenHandler(bus)
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams
+    ) -> SubscriptionsListenResult:
+        key = f"listen:{ctx.request_id}"
+        for uri in params.notifications.resource_subscriptions or ():
+            try:
+                await self.manager.subscribe(key, None, str(uri))
+            except Exception:  # refused or unknown: honoured, never fires (SDK semantics)
+                continue
+        try:
+            return await self.inner(ctx, params)
+        finally:
+            self.manager.drop_client(key)

@@ -38,7 +38,7 @@ SYSTEM_INFO: Final = "odoo://system/info"
 
 @dataclass
 class _Client:
-    session: Any
+    session: Any  # None for a 2026-era listen stream: notified through the bus only
     uris: set[str] = field(default_factory=set)
 
 
@@ -134,7 +134,7 @@ class SubscriptionManager:
     async def _notify(self, uris: list[str]) -> None:
         for uri in uris:
             for client, entry in list(self.clients.items()):
-                if uri not in entry.uris:
+                if uri not in entry.uris or entry.session is None:
                     continue
                 try:
                     await entry.session.send_resource_updated(uri)
