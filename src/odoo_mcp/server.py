@@ -33,6 +33,7 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
+from odoo_mcp import contracts
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.dispatch import AnySpec, ToolDispatcher
@@ -51,7 +52,7 @@ from odoo_mcp.tools import (
     core_write,
 )
 from odoo_mcp.tools.context import ToolContext
-from odoo_mcp.toolsets import toolset_of
+from odoo_mcp.toolsets import OPT_IN_TOOLSETS, toolset_of
 
 __all__ = [
     "ALL_TOOLS",
@@ -73,6 +74,7 @@ ALL_TOOLS: Final[tuple[AnySpec, ...]] = (
     *core_meta.TOOLS,
     *core_models.TOOLS,
     *core_toolsets.TOOLS,
+    *contracts.TOOLS,
     *core_write.TOOLS,
     *core_execute.TOOLS,
 )
@@ -87,9 +89,14 @@ def selected_tools(config: OdooMcpConfig, specs: Iterable[AnySpec]) -> list[AnyS
         spec
         for spec in specs
         if policy.is_tool_visible(spec.name)
-        and (not enabled or toolset_of(spec.name) in enabled)
+        and (toolset_of(spec.name) in enabled if enabled else _on_by_default(spec.name))
         and toolset_of(spec.name) not in disabled
     ]
+
+
+def _on_by_default(tool: str) -> bool:
+    """Decision 28: an empty enabled_toolsets means every toolset but the opt-in ones."""
+    return toolset_of(tool) not in OPT_IN_TOOLSETS
 
 
 def server_version() -> str:

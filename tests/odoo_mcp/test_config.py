@@ -40,6 +40,8 @@ SPEC_ENV = {
     "deep_search_max_depth": "ODOO_MCP_DEEP_SEARCH_DEPTH", "strip_html": "ODOO_MCP_STRIP_HTML",
     "normalize_many2one": "ODOO_MCP_NORMALIZE_M2O", "log_level": "ODOO_MCP_LOG_LEVEL",
     "health_check_interval": "ODOO_MCP_HEALTH_INTERVAL",
+    # ours (REQ-06-14 asks for a configurable interval; SPEC-11 names no variable)
+    "subscription_poll_interval": "ODOO_MCP_POLL_INTERVAL",
     "reconnect_max_attempts": "ODOO_MCP_RECONNECT_ATTEMPTS",
     "reconnect_backoff_base": "ODOO_MCP_RECONNECT_BACKOFF",
 }  # fmt: skip

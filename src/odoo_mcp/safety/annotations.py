@@ -76,6 +76,11 @@ _TABLE: dict[str, ToolAnnotations] = {
         "Delete an attachment", read_only=False, destructive=True, idempotent=True
     ),
     "odoo_reports_generate": _reader("Generate a report"),
+    # REQ-LUJ-16: the storefront contract operations only read
+    "orders.get": _reader("Get an order"),
+    "customers.search": _reader("Search customers"),
+    "products.list": _reader("List products"),
+    "deliveries.track": _reader("Track a delivery"),
     "odoo_reports_list": _reader("List reports"),
 }
 

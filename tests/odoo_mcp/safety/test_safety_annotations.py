@@ -25,6 +25,10 @@ EXPECTED = {
     "odoo_attachments_upload": (False, False, False, True),
     "odoo_attachments_delete": (False, True, True, True),
     "odoo_reports_generate": (True, False, True, True),
+    "orders.get": (True, False, True, True),
+    "customers.search": (True, False, True, True),
+    "products.list": (True, False, True, True),
+    "deliveries.track": (True, False, True, True),
     "odoo_reports_list": (True, False, True, True),
 }
 SPEC_04_TOOLS = {

@@ -20,6 +20,7 @@ READ_TOOLS = [
     "odoo_core_search_read", "odoo_core_read", "odoo_core_count", "odoo_core_fields_get",
     "odoo_core_name_get", "odoo_core_default_get", "odoo_core_deep_search",
     "odoo_core_list_models", "odoo_core_list_toolsets", "odoo_reports_generate",
+    "orders.get", "customers.search", "products.list", "deliveries.track",
     "odoo_reports_list",
 ]  # fmt: skip
 

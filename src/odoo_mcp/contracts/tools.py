@@ -1,0 +1,257 @@
+"""REQ-LUJ-16: the four contract operations as MCP tools, read-only, at most 2 Odoo calls each.
+
+They go through the same dispatcher as every tool (safety checks first, rate limit, audit) and
+answer in the contract's shapes. Their errors keep the SPEC-10 structure with the contract's
+codes (REQ-LUJ-13).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from decimal import Decimal
+from functools import wraps
+from typing import Any, Final, TypeVar
+
+from pydantic import BaseModel
+
+from odoo_mcp.connection import OdooError
+from odoo_mcp.contracts.mapping import contract_code, delivery_status, order_status, utc
+from odoo_mcp.contracts.models import (
+    Customer,
+    CustomersSearchRequest,
+    CustomersSearchResponse,
+    DeliveriesTrackRequest,
+    DeliveriesTrackResponse,
+    OrderLine,
+    OrdersGetRequest,
+    OrdersGetResponse,
+    Product,
+    ProductsListRequest,
+    ProductsListResponse,
+    TrackingEvent,
+)
+from odoo_mcp.errors import ToolError, classify
+from odoo_mcp.errors.categories import ErrorCategory
+from odoo_mcp.safety import Operation, SafetyError
+from odoo_mcp.tools.context import ToolContext, ToolSpec
+
+__all__ = ["CONTRACT_TOOL_NAMES", "TOOLS"]
+
+P = TypeVar("P", bound=BaseModel)
+R = TypeVar("R", bound=BaseModel)
+_CODE = re.compile(r"^\[(?P<code>[^\]]+)\]\s*(?P<name>.*)$")
+
+
+def _contract_errors(
+    handler: Callable[[ToolContext, P], Awaitable[R]],
+) -> Callable[[ToolContext, P], Awaitable[R]]:
+    """REQ-LUJ-13: Odoo and safety errors re-coded for the contract, SPEC-10 shape kept."""
+
+    @wraps(handler)
+    async def run(ctx: ToolContext, params: P) -> R:
+        try:
+            return await handler(ctx, params)
+        except (OdooError, SafetyError, ToolError) as exc:
+            response = classify(exc, model=None, method=handler.__name__)
+            raise ToolError(
+                contract_code(response),
+                response.message,
+                category=response.category,
+                suggestion=response.suggestion,
+                details=response.details,
+                retry=response.retry,
+                retry_after=response.retry_after,
+            ) from exc
+
+    return run
+
+
+def _not_found(what: str) -> ToolError:
+    return ToolError("NOT_FOUND", f"{what} does not exist", category=ErrorCategory.NOT_FOUND,
+                     suggestion="Check the reference; customers.search and products.list "
+                     "find existing ones.")  # fmt: skip
+
+
+def _product_ref(value: Any) -> tuple[str, str]:
+    """REQ-LUJ-03: (productId, productName) from a many2one: Odoo shows '[CODE] Name'."""
+    if not isinstance(value, list) or len(value) != 2:
+        return "", ""
+    match = _CODE.match(str(value[1]))
+    if match:
+        return match["code"], match["name"]
+    return str(value[0]), str(value[1])
+
+
+@_contract_errors
+async def orders_get(ctx: ToolContext, params: OrdersGetRequest) -> OrdersGetResponse:
+    """REQ-LUJ-01/02/04: one search_read of the order, a second for its lines if asked."""
+    ctx.policy.check_operation(Operation.READ, "sale.order")
+    version = ctx.odoo.odoo_version
+    major = version.major if version else None
+    fields = ["name", "state", "partner_id", "amount_total", "create_date"]
+    fields += ["locked"] if major is None or major >= 17 else []
+    rows = await ctx.odoo.search_read(
+        "sale.order", [["name", "=", params.order_id]], fields, limit=1
+    )
+    if not rows:
+        raise _not_found(f"Order {params.order_id}")
+    order = rows[0]
+    lines: list[OrderLine] | None = None
+    if params.include_lines:
+        ctx.policy.check_operation(Operation.READ, "sale.order.line")
+        line_rows = await ctx.odoo.search_read(
+            "sale.order.line",
+            [["order_id", "=", order["id"]], ["display_type", "=", False]],
+            ["product_id", "product_uom_qty", "price_unit"],
+            order="sequence, id",
+        )
+        lines = []
+        for line in line_rows:
+            code, name = _product_ref(line.get("product_id"))
+            lines.append(
+                OrderLine(
+                    product_id=code,
+                    product_name=name,
+                    quantity=int(line.get("product_uom_qty") or 0),
+                    price=Decimal(str(line.get("price_unit") or 0)),
+                )
+            )
+    partner = order.get("partner_id")
+    return OrdersGetResponse(
+        order_id=order["name"],
+        status=order_status(str(order["state"]), bool(order.get("locked")), major),
+        customer_name=str(partner[1]) if isinstance(partner, list) else "",
+        total_amount=Decimal(str(order.get("amount_total") or 0)),
+        created_at=utc(order.get("create_date")) or "1970-01-01T00:00:00Z",
+        lines=lines,
+    )
+
+
+@_contract_errors
+async def customers_search(
+    ctx: ToolContext, params: CustomersSearchRequest
+) -> CustomersSearchResponse:
+    """REQ-LUJ-05/06: name, email or phone ilike the query; the page and the total count."""
+    ctx.policy.check_operation(Operation.READ, "res.partner")
+    query = params.query.strip()
+    domain: list[Any] = [
+        "|", "|", ["name", "ilike", query], ["email", "ilike", query], ["phone", "ilike", query],
+    ]  # fmt: skip
+    rows = await ctx.odoo.search_read(
+        "res.partner", domain, ["name", "email", "phone"], limit=params.limit, order="name, id"
+    )
+    total = len(rows)
+    if total >= params.limit:
+        total = int(await ctx.odoo.search_count("res.partner", domain))
+    customers = [
+        Customer(
+            customer_id=str(row["id"]),
+            name=str(row.get("name") or ""),
+            email=str(row.get("email") or ""),
+            phone=str(row["phone"]) if row.get("phone") else None,
+        )
+        for row in rows
+    ]
+    return CustomersSearchResponse(customers=customers, total_count=total)
+
+
+@_contract_errors
+async def products_list(ctx: ToolContext, params: ProductsListRequest) -> ProductsListResponse:
+    """REQ-LUJ-07/08: category and availability filters, limit/offset, the total count."""
+    ctx.policy.check_operation(Operation.READ, "product.product")
+    domain: list[Any] = [["sale_ok", "=", True]]
+    if params.category_id is not None:
+        if not params.category_id.isdigit():
+            raise ToolError("INVALID_PARAMS", f"categoryId '{params.category_id}' is not a "
+                            "category id (digits)", suggestion="Use the categoryId of a "
+                            "product from products.list.")  # fmt: skip
+        domain.append(["categ_id", "child_of", int(params.category_id)])
+    if params.available:
+        domain.append(["qty_available", ">", 0])
+    fields = ["default_code", "name", "description_sale", "lst_price", "qty_available", "categ_id"]
+    rows = await ctx.odoo.search_read(
+        "product.product", domain, fields, offset=params.offset, limit=params.limit,
+        order="default_code, id",
+    )  # fmt: skip
+    total = int(await ctx.odoo.search_count("product.product", domain))
+    products = [
+        Product(
+            product_id=str(row.get("default_code") or row["id"]),
+            name=str(row.get("name") or ""),
+            description=str(row["description_sale"]) if row.get("description_sale") else None,
+            price=Decimal(str(row.get("lst_price") or 0)),
+            stock=float(row.get("qty_available") or 0),
+            category_id=str(row["categ_id"][0]) if isinstance(row.get("categ_id"), list) else "",
+        )
+        for row in rows
+    ]
+    return ProductsListResponse(products=products, total_count=total)
+
+
+@_contract_errors
+async def deliveries_track(
+    ctx: ToolContext, params: DeliveriesTrackRequest
+) -> DeliveriesTrackResponse:
+    """REQ-LUJ-09..12: one search_read; events from the dates and the state Odoo records."""
+    ctx.policy.check_operation(Operation.READ, "stock.picking")
+    fields = ["name", "origin", "state", "create_date", "scheduled_date", "date_deadline",
+              "date_done", "sale_id", "location_dest_id"]  # fmt: skip
+    rows = await ctx.odoo.search_read(
+        "stock.picking", [["name", "=", params.delivery_id]], fields, limit=1
+    )
+    if not rows:
+        raise _not_found(f"Delivery {params.delivery_id}")
+    pick = rows[0]
+    status = delivery_status(str(pick["state"]))
+    destination = pick.get("location_dest_id")
+    where = str(destination[1]) if isinstance(destination, list) else None
+    events = [TrackingEvent(timestamp=utc(pick["create_date"]) or "", status="pending",
+                            notes="Delivery order created")]  # fmt: skip
+    scheduled = utc(pick.get("scheduled_date"))
+    if status in ("in_transit", "delivered") and scheduled:
+        events.append(TrackingEvent(timestamp=scheduled, status="in_transit",
+                                    notes="Ready and scheduled for shipping"))  # fmt: skip
+    done = utc(pick.get("date_done"))
+    if status == "delivered" and done:
+        events.append(TrackingEvent(timestamp=done, status="delivered", location=where,
+                                    notes="Delivered"))  # fmt: skip
+    if status == "failed":
+        events.append(TrackingEvent(timestamp=scheduled or events[0].timestamp,
+                                    status="failed", notes="Delivery cancelled"))  # fmt: skip
+    sale = pick.get("sale_id")
+    order_ref = str(sale[1]) if isinstance(sale, list) else str(pick.get("origin") or "")
+    return DeliveriesTrackResponse(
+        delivery_id=pick["name"],
+        order_id=order_ref,
+        status=status,
+        estimated_delivery=utc(pick.get("date_deadline")) or scheduled,
+        actual_delivery=done if status == "delivered" else None,
+        tracking_events=events,
+    )
+
+
+TOOLS: Final[list[ToolSpec[Any, Any]]] = [
+    ToolSpec(name="orders.get", title="Get an order",
+             description="A sale order by its reference (orderId, e.g. S00035): status "
+             "(draft/confirmed/done/cancel), customer, total, creation date, and the lines "
+             "when includeLines is true.",
+             input_model=OrdersGetRequest, result_model=OrdersGetResponse,
+             handler=orders_get, kind="read"),
+    ToolSpec(name="customers.search", title="Search customers",
+             description="Customers whose name, email or phone contains the query, with the "
+             "total number of matches.",
+             input_model=CustomersSearchRequest, result_model=CustomersSearchResponse,
+             handler=customers_search, kind="read"),
+    ToolSpec(name="products.list", title="List products",
+             description="A page (limit/offset) of the catalogue, optionally one category "
+             "(categoryId) and only what is in stock (available), with the total count.",
+             input_model=ProductsListRequest, result_model=ProductsListResponse,
+             handler=products_list, kind="read"),
+    ToolSpec(name="deliveries.track", title="Track a delivery",
+             description="A delivery by its reference (deliveryId, e.g. WH/OUT/00019): status "
+             "(pending/in_transit/delivered/failed), order, dates and tracking events.",
+             input_model=DeliveriesTrackRequest, result_model=DeliveriesTrackResponse,
+             handler=deliveries_track, kind="read"),
+]  # fmt: skip
+CONTRACT_TOOL_NAMES: Final = frozenset(spec.name for spec in TOOLS)

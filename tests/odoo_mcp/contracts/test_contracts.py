@@ -1,0 +1,121 @@
+"""The storefront contracts: schemas, the seed's mock, real answers, mappings, round trips."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from mcp import Client
+
+from fake_odoo.demo import ADMIN_API_KEY
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
+from odoo_mcp.config import load_config
+from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.contracts import CONTRACT_VERSION, contract_schemas
+from odoo_mcp.contracts.mapping import delivery_status, order_status
+from odoo_mcp.server import build_server
+
+pytestmark = pytest.mark.anyio
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "contracts"
+SCHEMAS = contract_schemas()
+
+
+def _validate(operation: str, kind: str, payload: Any) -> None:
+    jsonschema.validate(payload, SCHEMAS[operation][kind])
+
+
+def test_schemas_carry_the_version_and_camel_case_names() -> None:
+    assert set(SCHEMAS) == {"orders.get", "customers.search", "products.list", "deliveries.track"}
+    for operation in SCHEMAS.values():
+        for schema in operation.values():
+            assert schema["x-contract-version"] == CONTRACT_VERSION
+            jsonschema.Draft202012Validator.check_schema(schema)
+    response = SCHEMAS["orders.get"]["response"]
+    assert {"orderId", "customerName", "totalAmount", "createdAt"} <= set(response["properties"])
+
+
+def test_the_seed_mock_validates() -> None:
+    mock = json.loads((FIXTURES / "orders.get.success.json").read_text())
+    _validate("orders.get", "response", mock)
+    broken = {**mock, "totalAmount": "1500"}
+    with pytest.raises(jsonschema.ValidationError):
+        _validate("orders.get", "response", broken)
+
+
+@pytest.mark.parametrize(
+    ("state", "locked", "major", "expected"),
+    [("draft", False, 19, "draft"), ("sent", False, 16, "draft"), ("sale", False, 19, "confirmed"),
+     ("sale", True, 17, "done"), ("sale", True, 16, "confirmed"), ("done", False, 16, "done"),
+     ("cancel", False, 19, "cancel")],
+)  # fmt: skip
+def test_order_status(state: str, locked: bool, major: int, expected: str) -> None:
+    assert order_status(state, locked, major) == expected
+
+
+def test_delivery_status() -> None:
+    states = ("draft", "waiting", "confirmed", "assigned", "done", "cancel")
+    got = {state: delivery_status(state) for state in states}
+    assert got == {"draft": "pending", "waiting": "pending", "confirmed": "pending",
+                   "assigned": "in_transit", "done": "delivered", "cancel": "failed"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def fake() -> FakeOdoo:
+    return FakeOdoo("19.0")
+
+
+@pytest.fixture
+async def client(fake: FakeOdoo) -> AsyncIterator[Client]:
+    config = load_config(
+        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
+         "odoo_api_key": ADMIN_API_KEY, "enabled_toolsets": "core,contracts"},
+        environ={},
+    )  # fmt: skip
+    connection = ConnectionManager(
+        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
+    )
+    async with Client(build_server(config, connection), mode="legacy") as c:
+        yield c
+
+
+CALLS = [
+    ("orders.get", {"orderId": "S00038", "includeLines": True}),
+    ("orders.get", {"orderId": "S00001"}),
+    ("customers.search", {"query": "gmail"}),
+    ("customers.search", {"query": "a", "limit": 2}),
+    ("products.list", {"categoryId": "5", "available": True, "limit": 3, "offset": 1}),
+    ("products.list", {}),
+    ("deliveries.track", {"deliveryId": "WH/OUT/00019"}),
+    ("deliveries.track", {"deliveryId": "WH/OUT/00021"}),
+]
+
+
+@pytest.mark.parametrize(("operation", "arguments"), CALLS)
+async def test_real_answers_validate_in_two_calls_at_most(
+    client: Client, fake: FakeOdoo, operation: str, arguments: dict[str, Any]
+) -> None:
+    _validate(operation, "request", arguments)
+    fake.reset_calls()
+    result = await client.call_tool(operation, arguments)
+    assert not result.is_error, result.content
+    _validate(operation, "response", result.structured_content)
+    assert fake.call_counts() <= 2
+
+
+async def test_contract_tools_are_opt_in(fake: FakeOdoo) -> None:
+    config = load_config(
+        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
+         "odoo_api_key": ADMIN_API_KEY},
+        environ={},
+    )  # fmt: skip
+    connection = ConnectionManager(
+        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
+    )
+    async with Client(build_server(config, connection), mode="legacy") as c:
+        names = {tool.name for tool in (await c.list_tools()).tools}
+    assert "orders.get" not in names and "odoo_core_search_read" in names
