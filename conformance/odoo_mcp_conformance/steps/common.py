@@ -262,6 +262,13 @@ def _path_absent(world: World, path: str) -> None:
     assert missing, f"{path} should be absent, is {json.dumps(actual, default=str)[:300]}"
 
 
+@then(parsers.parse('the result has exactly the keys "{keys}"'))
+def _exact_keys(world: World, keys: str) -> None:
+    data = result_data(world)
+    expected = {key.strip() for key in keys.split(",")}
+    assert isinstance(data, dict) and set(data) == expected, f"keys {sorted(data)}"
+
+
 @then(parsers.parse('every item of "{path}" has the key "{key}"'))
 def _every_has(world: World, path: str, key: str) -> None:
     items = lookup(result_data(world), path)

@@ -1,0 +1,165 @@
+@LUJ @needs_contracts
+Feature: The storefront contracts
+  Four read-only operations a storefront middleware calls with the contract's exact shapes,
+  on the demo data's Spanish-speaking storefront.
+
+  Background:
+    Given the server setting "enabled_toolsets" is "core, contracts"
+
+  @REQ-LUJ-16
+  Scenario: the four operations are read-only tools
+    When the client lists the tools
+    Then the tool "orders.get" has the annotations:
+      """
+      {"readOnlyHint": true, "destructiveHint": false}
+      """
+    And the tool list includes "customers.search"
+    And the tool list includes "products.list"
+    And the tool list includes "deliveries.track"
+
+  @REQ-LUJ-01 @REQ-LUJ-02 @REQ-LUJ-03 @REQ-LUJ-04
+  Scenario: orders.get gives an order with its lines
+    When the client calls "orders.get" with:
+      """
+      {"orderId": "S00038", "includeLines": true}
+      """
+    Then the call succeeds
+    And the result contains:
+      """
+      {"orderId": "S00038", "status": "confirmed", "customerName": "Valentina López",
+       "totalAmount": 86300.0, "createdAt": "<str>"}
+      """
+    And the result "createdAt" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+    And the result "lines[0]" is {"productId": "LUJ-YERB-002", "productName": "Yerba mate con palo 500 g", "quantity": 2, "price": 1900.0}
+    And Odoo received at most 2 calls
+
+  @REQ-LUJ-01 @REQ-LUJ-04
+  Scenario: a quotation is a draft and lines only come when asked
+    When the client calls "orders.get" with:
+      """
+      {"orderId": "S00001"}
+      """
+    Then the result "status" is "draft"
+    And the result has no "lines"
+    And Odoo received 1 call
+
+  @REQ-LUJ-04
+  Scenario: a locked order counts as done
+    Given the id of the "sale.order" record matching [["name", "=", "S00036"]] is "order"
+    And the "sale.order" record "order" is edited outside the server with:
+      """
+      {"locked": true}
+      """
+    When the client calls "orders.get" with:
+      """
+      {"orderId": "S00036"}
+      """
+    Then the result "status" is "done"
+
+  @REQ-LUJ-05 @REQ-LUJ-06
+  Scenario Outline: customers.search matches the name, the email or the phone
+    When the client calls "customers.search" with:
+      """
+      {"query": "<query>"}
+      """
+    Then the call succeeds
+    And the result "customers[0]" is {"customerId": "44", "name": "Juan Pérez", "email": "juan.perez@example.com.ar", "phone": "<str>"}
+    And the result "totalCount" is 1
+
+    Examples:
+      | query             |
+      | Juan Pérez        |
+      | juan.perez@       |
+      | 555-0102          |
+
+  @REQ-LUJ-06
+  Scenario: totalCount counts every match, not just the page
+    When the client calls "customers.search" with:
+      """
+      {"query": "example.com.ar", "limit": 2}
+      """
+    Then the result "customers" has 2 items
+    And the result "totalCount" is Odoo's own count of "res.partner" for ["|", "|", ["name", "ilike", "example.com.ar"], ["email", "ilike", "example.com.ar"], ["phone", "ilike", "example.com.ar"]]
+
+  @REQ-LUJ-07 @REQ-LUJ-08
+  Scenario: products.list filters by category and availability and pages
+    When the client calls "products.list" with:
+      """
+      {"categoryId": "5", "available": true, "limit": 2, "offset": 0}
+      """
+    Then the call succeeds
+    And the result "products" has 2 items
+    And the result "products[0]" is {"productId": "LUJ-BOMB-001", "name": "Bombilla pico de loro", "price": 4500.0, "stock": 51.0, "categoryId": "7"}
+    And the result "totalCount" is Odoo's own count of "product.product" for [["sale_ok", "=", true], ["categ_id", "child_of", 5], ["qty_available", ">", 0]]
+    And Odoo received at most 2 calls
+    When the client calls "products.list" with:
+      """
+      {"categoryId": "5", "available": true, "limit": 2, "offset": 2}
+      """
+    Then the result "products[0].productId" is "LUJ-MATE-002"
+
+  @REQ-LUJ-09 @REQ-LUJ-10 @REQ-LUJ-11 @REQ-LUJ-12
+  Scenario: a delivered picking shows its history
+    When the client calls "deliveries.track" with:
+      """
+      {"deliveryId": "WH/OUT/00021"}
+      """
+    Then the call succeeds
+    And the result contains:
+      """
+      {"deliveryId": "WH/OUT/00021", "orderId": "S00038", "status": "delivered"}
+      """
+    And the result "actualDelivery" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+    And the result "trackingEvents[*].status" is ["pending", "in_transit", "delivered"]
+    And Odoo received 1 call
+
+  @REQ-LUJ-11 @REQ-LUJ-12
+  Scenario Outline: picking states map to the contract's statuses
+    When the client calls "deliveries.track" with:
+      """
+      {"deliveryId": "<picking>"}
+      """
+    Then the result "status" is "<status>"
+    And the result has no "actualDelivery"
+
+    Examples:
+      | picking      | status     |
+      | WH/OUT/00019 | in_transit |
+      | WH/OUT/00018 | failed     |
+
+  @REQ-LUJ-13
+  Scenario: errors use the contract's codes in the SPEC-10 structure
+    When the client calls "orders.get" with:
+      """
+      {"orderId": "S99999"}
+      """
+    Then the call fails with error code "NOT_FOUND"
+    And the error response has the SPEC-10 structure
+    When the client calls "products.list" with:
+      """
+      {"categoryId": "mates"}
+      """
+    Then the call fails with error code "INVALID_PARAMS"
+
+  @REQ-LUJ-13
+  Scenario: a user without rights gets UNAUTHORIZED
+    Given the server setting "model_blocklist" is "stock.picking"
+    When the client calls "deliveries.track" with:
+      """
+      {"deliveryId": "WH/OUT/00021"}
+      """
+    Then the call fails with error code "UNAUTHORIZED"
+    And Odoo received no call
+
+  @REQ-LUJ-14 @REQ-LUJ-15
+  Scenario: the answers carry exactly the contract's fields
+    When the client calls "orders.get" with:
+      """
+      {"orderId": "S00038", "includeLines": true}
+      """
+    Then the result has exactly the keys "orderId, status, customerName, totalAmount, createdAt, lines"
+    When the client calls "customers.search" with:
+      """
+      {"query": "Juan"}
+      """
+    Then the result has exactly the keys "customers, totalCount"
