@@ -199,10 +199,55 @@ def matrix_page() -> str:
     return "\n".join(lines)
 
 
+EXAMPLES = {
+    "orders.get": {"orderId": "S00038", "includeLines": True},
+    "customers.search": {"query": "Juan Pérez"},
+    "products.list": {"categoryId": "5", "available": True, "limit": 2},
+    "deliveries.track": {"deliveryId": "WH/OUT/00021"},
+}
+
+
+def contracts_page() -> str:
+    from odoo_mcp.contracts import CONTRACT_VERSION, contract_schemas
+
+    lines = [
+        "# Storefront contracts",
+        "",
+        f"Contract version **{CONTRACT_VERSION}** (semantic versioning: a required field or a "
+        "type changes the major version, an optional field or a new operation the minor one; "
+        "a deprecated operation stays for two releases). The tools are on when "
+        "`ODOO_MCP_ENABLED_TOOLSETS` names `contracts` (decision 28). Each schema is also "
+        "published as a file next to this page.",
+        "",
+    ]
+    for operation, schemas in contract_schemas().items():
+        lines += [
+            f"## `{operation}`",
+            "",
+            f"Request schema: [`{operation}.request.json`](schemas/{operation}.request.json), "
+            f"response schema: [`{operation}.response.json`](schemas/{operation}.response.json).",
+            "",
+            "Example call (MCP `tools/call`):",
+            "",
+            "```json",
+            json.dumps({"name": operation, "arguments": EXAMPLES[operation]}, ensure_ascii=False),
+            "```",
+            "",
+            "Response schema:",
+            "",
+            "```json",
+            json.dumps(schemas["response"], indent=2, ensure_ascii=False),
+            "```",
+            "",
+        ]
+    return "\n".join(lines)
+
+
 PAGES = {
     "reference/configuration.md": configuration_page,
     "reference/tools.md": tools_page,
     "reference/errors.md": errors_page,
+    "contracts/index.md": contracts_page,
     "conformance/matrix.md": matrix_page,
 }
 
@@ -210,4 +255,15 @@ PAGES = {
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, render in PAGES.items():
         files.append(File.generated(config, path, content=render()))
+    from odoo_mcp.contracts import contract_schemas
+
+    for operation, schemas in contract_schemas().items():
+        for kind, schema in schemas.items():
+            files.append(
+                File.generated(
+                    config,
+                    f"contracts/schemas/{operation}.{kind}.json",
+                    content=json.dumps(schema, indent=2, ensure_ascii=False),
+                )
+            )
     return files
