@@ -192,7 +192,10 @@ def parse_domain(domain: object) -> ValidatedDomain:
 async def _check_path(
     model: str, leaf: Leaf, source: FieldSource, is_field_blocked: BlockedFieldCheck | None
 ) -> str | None:
-    """REQ-04a-06: each segment exists; all but the last are relational; none is blocked."""
+    """REQ-04a-06: each segment exists; all but the last are relational; none is blocked.
+
+    REQ-04a-07: a path deeper than four relations comes back with a warning.
+    """
     current = model
     info: FieldInfo | None = None
     for depth, name in enumerate(leaf.segments):

@@ -1,7 +1,8 @@
 """L2/04a: operators and values of domain leaves, and the INVALID_DOMAIN error they raise.
 
 Split from ``domain.py`` (which re-exports ``DomainError``): what each of the 16 operators
-accepts (REQ-04a-04/05), the date formats (REQ-04a-08/09), and for every refusal a corrected
+accepts (REQ-04a-04/05), the date formats (REQ-04a-08, REQ-04a-09: datetimes are UTC strings
+passed on unconverted), and for every refusal a corrected
 leaf that itself validates (REQ-04a-14).
 """
 

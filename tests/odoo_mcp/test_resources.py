@@ -6,11 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
-from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
-from odoo_mcp.config import load_config
-from odoo_mcp.connection import ConnectionManager
+from mcp_servers import fake_config, fake_connection
 from odoo_mcp.errors import ToolError
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
@@ -78,14 +75,7 @@ def fake() -> FakeOdoo:
 
 @pytest.fixture
 async def rc(fake: FakeOdoo) -> AsyncIterator[ResourceContext]:
-    config = load_config(
-        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
-         "odoo_api_key": ADMIN_API_KEY},
-        environ={},
-    )  # fmt: skip
-    connection = ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
-    )
+    connection = fake_connection(fake_config(), fake)
     await connection.connect()
     tools = ToolContext(
         odoo=connection,

@@ -9,28 +9,16 @@ import pytest
 from mcp import Client, MCPError
 from mcp.types import ResourceUpdatedNotification
 
-from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
-from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
-from odoo_mcp.config import load_config
-from odoo_mcp.connection import ConnectionManager
+from mcp_servers import fake_config, fake_connection, fake_server
 from odoo_mcp.resources.subscriptions import MAX_SUBSCRIPTIONS, SubscriptionManager
 from odoo_mcp.safety import SafetyPolicy
-from odoo_mcp.server import build_server
 
 pytestmark = pytest.mark.anyio
 
 
 def _server(fake: FakeOdoo, interval: float) -> Any:
-    config = load_config(
-        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
-         "odoo_api_key": ADMIN_API_KEY, "subscription_poll_interval": interval},
-        environ={},
-    )  # fmt: skip
-    connection = ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
-    )
-    return build_server(config, connection)
+    return fake_server(fake, subscription_poll_interval=interval)
 
 
 @pytest.mark.filterwarnings("ignore::mcp.MCPDeprecationWarning")  # legacy-era subscribe
@@ -65,14 +53,7 @@ async def test_an_outside_edit_is_notified_and_nothing_else() -> None:
 
 async def test_a_round_costs_one_call_per_model_and_fifty_is_the_limit() -> None:
     fake = FakeOdoo("19.0", scale=5)
-    config = load_config(
-        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
-         "odoo_api_key": ADMIN_API_KEY},
-        environ={},
-    )  # fmt: skip
-    connection = ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
-    )
+    connection = fake_connection(fake_config(), fake)
     await connection.connect()
     manager = SubscriptionManager(connection, SafetyPolicy())
 
@@ -114,14 +95,7 @@ async def test_a_2026_era_listen_stream_is_notified_too() -> None:
 
 async def test_a_closed_session_loses_its_subscriptions() -> None:
     fake = FakeOdoo("19.0")
-    config = load_config(
-        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
-         "odoo_api_key": ADMIN_API_KEY},
-        environ={},
-    )  # fmt: skip
-    connection = ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
-    )
+    connection = fake_connection(fake_config(), fake)
     await connection.connect()
     manager = SubscriptionManager(connection, SafetyPolicy())
 

@@ -165,7 +165,10 @@ async def _record(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
 
 
 async def _listing(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
-    """REQ-06-11/12: records of a domain (validated like the tools'), key fields only."""
+    """REQ-06-11: records of a domain (validated like the tools'), key fields only.
+
+    REQ-06-12: the limit is 20 unless given, and at most 100 (parse_uri clamps it).
+    """
     ctx, model = rc.tools, str(ref.model)
     domain, warnings = await checked_domain(ctx, model, list(ref.domain))
     names = await ctx.registry.key_fields(model, ctx.policy.is_field_blocked)
@@ -183,7 +186,10 @@ async def _listing(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
 
 async def read_resource(rc: ResourceContext, uri: str) -> dict[str, Any]:
     """REQ-06-01: parse, check the safety policy (REQ-06-22), then answer; Odoo's refusals
-    and the policy's come back as errors, never as an empty answer (REQ-06-23)."""
+    and the policy's come back as errors, never as an empty answer (REQ-06-23).
+
+    REQ-06-04: odoo://system/toolsets is the answer of odoo_core_list_toolsets.
+    """
     ref = parse_uri(uri)
     if ref.model is not None:
         rc.tools.policy.check_operation(Operation.READ, ref.model)

@@ -55,6 +55,15 @@ _SALE_METHODS = (
     MethodDoc(name="action_draft", description="Set a cancelled order back to quotation"),
     MethodDoc(name="action_quotation_sent", description="Mark the quotation as sent"),
 )
+_SALE_TRANSITIONS = (
+    _t("draft", "sent", "action_quotation_sent"),
+    _t("draft", "sale", "action_confirm"),
+    _t("sent", "sale", "action_confirm"),
+    _t("draft", "cancel", "action_cancel"),
+    _t("sent", "cancel", "action_cancel"),
+    _t("sale", "cancel", "action_cancel"),
+    _t("cancel", "draft", "action_draft"),
+)
 WORKFLOWS: Final[Mapping[str, Mapping[str, Workflow]]] = {
     "sale.order": {
         # up to 16 a confirmed order could be set to done; from 17 locking is a flag
@@ -63,16 +72,7 @@ WORKFLOWS: Final[Mapping[str, Mapping[str, Workflow]]] = {
                 *_SALE_METHODS,
                 MethodDoc(name="action_done", description="Lock the sales order (state done)"),
             ),
-            transitions=(
-                _t("draft", "sent", "action_quotation_sent"),
-                _t("draft", "sale", "action_confirm"),
-                _t("sent", "sale", "action_confirm"),
-                _t("draft", "cancel", "action_cancel"),
-                _t("sent", "cancel", "action_cancel"),
-                _t("sale", "cancel", "action_cancel"),
-                _t("sale", "done", "action_done"),
-                _t("cancel", "draft", "action_draft"),
-            ),
+            transitions=(*_SALE_TRANSITIONS, _t("sale", "done", "action_done")),
         ),
         "17": Workflow(
             methods=(
@@ -80,15 +80,7 @@ WORKFLOWS: Final[Mapping[str, Mapping[str, Workflow]]] = {
                 MethodDoc(name="action_lock", description="Lock the confirmed order (a flag)"),
                 MethodDoc(name="action_unlock", description="Unlock a locked order"),
             ),
-            transitions=(
-                _t("draft", "sent", "action_quotation_sent"),
-                _t("draft", "sale", "action_confirm"),
-                _t("sent", "sale", "action_confirm"),
-                _t("draft", "cancel", "action_cancel"),
-                _t("sent", "cancel", "action_cancel"),
-                _t("sale", "cancel", "action_cancel"),
-                _t("cancel", "draft", "action_draft"),
-            ),
+            transitions=_SALE_TRANSITIONS,
         ),
     },
     "account.move": {

@@ -11,14 +11,10 @@ import jsonschema
 import pytest
 from mcp import Client
 
-from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
-from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
-from odoo_mcp.config import load_config
-from odoo_mcp.connection import ConnectionManager
+from mcp_servers import fake_server
 from odoo_mcp.contracts import CONTRACT_VERSION, contract_schemas
 from odoo_mcp.contracts.mapping import delivery_status, order_status
-from odoo_mcp.server import build_server
 
 pytestmark = pytest.mark.anyio
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "contracts"
@@ -71,15 +67,7 @@ def fake() -> FakeOdoo:
 
 @pytest.fixture
 async def client(fake: FakeOdoo) -> AsyncIterator[Client]:
-    config = load_config(
-        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
-         "odoo_api_key": ADMIN_API_KEY, "enabled_toolsets": "core,contracts"},
-        environ={},
-    )  # fmt: skip
-    connection = ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
-    )
-    async with Client(build_server(config, connection), mode="legacy") as c:
+    async with Client(fake_server(fake, enabled_toolsets="core,contracts"), mode="legacy") as c:
         yield c
 
 
@@ -108,14 +96,6 @@ async def test_real_answers_validate_in_two_calls_at_most(
 
 
 async def test_contract_tools_are_opt_in(fake: FakeOdoo) -> None:
-    config = load_config(
-        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
-         "odoo_api_key": ADMIN_API_KEY},
-        environ={},
-    )  # fmt: skip
-    connection = ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
-    )
-    async with Client(build_server(config, connection), mode="legacy") as c:
+    async with Client(fake_server(fake), mode="legacy") as c:
         names = {tool.name for tool in (await c.list_tools()).tools}
     assert "orders.get" not in names and "odoo_core_search_read" in names

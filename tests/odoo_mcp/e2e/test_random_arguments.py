@@ -16,12 +16,9 @@ from hypothesis import strategies as st
 from mcp import Client, MCPError
 from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND
 
-from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
-from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
-from odoo_mcp.config import load_config
-from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.server import ALL_TOOLS, build_server
+from mcp_servers import fake_server
+from odoo_mcp.server import ALL_TOOLS
 from strategies import tool_arguments
 
 pytestmark = pytest.mark.anyio
@@ -37,16 +34,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="module")
 async def client() -> AsyncIterator[Client]:
-    fake = FakeOdoo("19.0")
-    config = load_config(
-        {"odoo_url": IN_PROCESS_URL, "odoo_db": "demo", "odoo_username": "admin",
-         "odoo_api_key": ADMIN_API_KEY, "mode": "full"},
-        environ={},
-    )  # fmt: skip
-    connection = ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
-    )
-    async with Client(build_server(config, connection), mode="legacy") as c:
+    async with Client(fake_server(FakeOdoo("19.0"), mode="full"), mode="legacy") as c:
         yield c
 
 

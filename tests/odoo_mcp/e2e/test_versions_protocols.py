@@ -15,12 +15,8 @@ import pytest
 from mcp import Client, MCPError
 from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult
 
-from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
 from fake_odoo.handle import FakeOdoo
-from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
-from odoo_mcp.config import load_config
-from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.server import build_server
+from mcp_servers import fake_server
 
 pytestmark = pytest.mark.anyio
 
@@ -43,21 +39,8 @@ def fakes() -> dict[str, FakeOdoo]:
 async def _client(
     fake: FakeOdoo, protocol: str, *, login: str = "admin", **settings: object
 ) -> AsyncIterator[Client]:
-    config = load_config(
-        {
-            "odoo_url": IN_PROCESS_URL,
-            "odoo_db": "demo",
-            "odoo_username": login,
-            "odoo_api_key": ADMIN_API_KEY if login == "admin" else DEMO_API_KEY,
-            "odoo_protocol": protocol,
-            **settings,
-        },
-        environ={},
-    )
-    connection = ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
-    )
-    async with Client(build_server(config, connection), mode="legacy") as client:
+    server = fake_server(fake, login=login, odoo_protocol=protocol, **settings)
+    async with Client(server, mode="legacy") as client:
         yield client
 
 

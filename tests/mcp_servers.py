@@ -1,0 +1,44 @@
+"""The reference server on an in-process fake Odoo, for tests that talk MCP to it.
+
+One way to build it: ``fake_config(**settings)`` (the admin's API key on the in-process
+fake), ``fake_connection(config, fake)`` and ``fake_server(fake, **settings)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
+from odoo_mcp.config import OdooMcpConfig, load_config
+from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.server import build_server
+
+__all__ = ["fake_config", "fake_connection", "fake_server"]
+
+
+def fake_config(*, login: str = "admin", **settings: object) -> OdooMcpConfig:
+    """A configuration for the in-process fake, logged in as ``login`` with its API key."""
+    return load_config(
+        {
+            "odoo_url": IN_PROCESS_URL,
+            "odoo_db": "demo",
+            "odoo_username": login,
+            "odoo_api_key": ADMIN_API_KEY if login == "admin" else DEMO_API_KEY,
+            **settings,
+        },
+        environ={},
+    )
+
+
+def fake_connection(config: OdooMcpConfig, fake: FakeOdoo) -> ConnectionManager:
+    return ConnectionManager(
+        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
+    )
+
+
+def fake_server(fake: FakeOdoo, **settings: object) -> Any:
+    """The MCP server for these settings, on ``fake``."""
+    config = fake_config(**settings)  # type: ignore[arg-type]
+    return build_server(config, fake_connection(config, fake))
