@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any
 
 from mcp import MCPError
+from mcp.types import CallToolResult, ResourceUpdatedNotification, TextContent
 from pytest_bdd import parsers, then, when
 
 from odoo_mcp_conformance.driver import RpcError, ToolOutcome
@@ -16,8 +17,6 @@ from odoo_mcp_conformance.world import World
 
 def _store(world: World, data: Any, error: RpcError | None) -> None:
     """Resource answers go where tool answers go, so the generic result steps apply."""
-    from mcp.types import CallToolResult, TextContent
-
     if error is not None:
         world.outcome = ToolOutcome(None, error)
     else:
@@ -98,8 +97,6 @@ def _lacks(world: World, text: str) -> None:
 
 
 def _updates(world: World, uri: str) -> int:
-    from mcp.types import ResourceUpdatedNotification
-
     notes = world.server().notifications
     return sum(
         1 for n in notes if isinstance(n, ResourceUpdatedNotification) and str(n.params.uri) == uri

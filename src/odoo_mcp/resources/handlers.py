@@ -44,7 +44,7 @@ from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.prompts import PROMPTS, render_prompt
 from odoo_mcp.resources.reader import RESOURCES, TEMPLATES, ResourceContext, read_resource
 from odoo_mcp.resources.subscriptions import SubscriptionManager
-from odoo_mcp.resources.uris import InvalidResourceUri
+from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
 
 __all__ = ["RESOURCE_NOT_FOUND", "ListenWatcher", "ResourceHandlers", "SubscriptionHandlers"]
 
@@ -153,8 +153,6 @@ class ResourceHandlers:
 
 def _model_of(uri: str) -> str | None:
     try:
-        from odoo_mcp.resources.uris import parse_uri
-
         return parse_uri(uri).model
     except InvalidResourceUri:
         return None
