@@ -4,6 +4,7 @@ Feature: Domains
 
   Background:
     Given the server has already read from "res.partner"
+    And the server has already read from "sale.order"
 
   @REQ-04a-01 @REQ-04a-03
   Scenario: juxtaposed conditions are ANDed and [] means everything

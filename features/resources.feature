@@ -63,7 +63,8 @@ Feature: Resources
 
   @REQ-06-09 @REQ-06-10
   Scenario: a record resource gives its key fields, normalised, never binary
-    Given the id of the "res.partner" record matching [["name", "=", "Acme Corporation"]] is "acme"
+    Given the server has already read from "res.partner"
+    And the id of the "res.partner" record matching [["name", "=", "Acme Corporation"]] is "acme"
     And the "res.partner" record "acme" is edited outside the server with:
       """
       {"image_1920": "aGVsbG8="}
