@@ -23,6 +23,7 @@ import anyio
 
 from odoo_mcp.config import ConfigError, OdooMcpConfig, load_config
 from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.http import serve_http
 from odoo_mcp.server import ALL_TOOLS, build_server, selected_tools
 
 __all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "main", "serve"]
@@ -38,6 +39,7 @@ _FLAGS: Final[Mapping[str, str]] = {
     "--transport": "transport",
     "--host": "host",
     "--port": "port",
+    "--path": "mcp_path",
     "--mode": "mode",
     "--model-allowlist": "model_allowlist",
     "--model-blocklist": "model_blocklist",
@@ -67,7 +69,15 @@ def _parser() -> argparse.ArgumentParser:
         "ODOO_USERNAME and ODOO_PASSWORD or ODOO_API_KEY (see the README).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("serve", parents=[common], help="serve MCP over stdio")
+    serve_parser = sub.add_parser("serve", parents=[common], help="serve MCP (stdio or http)")
+    serve_parser.add_argument(
+        "--stateless",
+        dest="stateless_http",
+        action="store_const",
+        const="true",
+        default=None,
+        help="HTTP without sessions (behind a load balancer; no subscriptions)",
+    )
     sub.add_parser(
         "demo", parents=[common], help="serve MCP over stdio against a built-in fake Odoo"
     )
@@ -80,6 +90,8 @@ def cli_overrides(args: argparse.Namespace) -> tuple[dict[str, object], list[str
     values: dict[str, object] = {
         field: getattr(args, field) for field in _FLAGS.values() if getattr(args, field)
     }
+    if getattr(args, "stateless_http", None):
+        values["stateless_http"] = args.stateless_http
     problems: list[str] = []
     for item in args.settings:
         key, sep, value = str(item).partition("=")
@@ -104,10 +116,6 @@ def config_from_args(
         raise ConfigError([*problems, *exc.problems]) from None
     if problems:
         raise ConfigError(problems)
-    if config.transport != "stdio":
-        raise ConfigError(
-            [f"transport ({config.transport!r}): only 'stdio' is available in this version"]
-        )
     return config
 
 
@@ -147,7 +155,7 @@ def configure_logging(level: str) -> None:
 
 
 def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
-    """REQ-01-14: config -> MCP server -> Odoo connection -> transport (stdio)."""
+    """REQ-01-14: config -> MCP server -> Odoo connection -> transport (stdio or http)."""
     server = build_server(config, connection)  # configures logging (stderr) at log_level
     configure_logging(config.log_level)
     if config.log_level != "debug":
@@ -161,7 +169,10 @@ def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
         except Exception as exc:
             await connection.close()
             return _connection_failed(config, exc)
-        await server.run_stdio_async()  # its lifespan closes the connection
+        if config.transport == "http":
+            await serve_http(server, config, connection)
+        else:
+            await server.run_stdio_async()  # its lifespan closes the connection
         return 0
 
     return anyio.run(run)

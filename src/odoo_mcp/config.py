@@ -116,6 +116,8 @@ class OdooMcpConfig(BaseSettings):
     """Port the HTTP transport listens on."""
     mcp_path: str = "/mcp"
     """URL path of the MCP endpoint on the HTTP transport."""
+    stateless_http: Flag = False
+    """HTTP without sessions, for load-balanced deployments (no subscriptions)."""
     # Safety
     mode: Annotated[Mode, Lowered] = Mode.READONLY
     """Operation mode: readonly (default), restricted (writes only to the write_allowlist

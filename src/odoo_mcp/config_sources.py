@@ -39,7 +39,7 @@ ENV_VARS: Final[Mapping[str, tuple[str, ...]]] = {
     "odoo_protocol": ("ODOO_PROTOCOL",), "odoo_timeout": ("ODOO_TIMEOUT",),
     "odoo_verify_ssl": ("ODOO_VERIFY_SSL",), "odoo_ca_cert": ("ODOO_CA_CERT",),
     "transport": (_M + "TRANSPORT",), "host": (_M + "HOST",), "port": (_M + "PORT",),
-    "mcp_path": (_M + "PATH",), "mode": (_M + "MODE",),
+    "mcp_path": (_M + "PATH",), "stateless_http": (_M + "STATELESS",), "mode": (_M + "MODE",),
     "model_allowlist": (_M + "MODEL_ALLOWLIST",), "model_blocklist": (_M + "MODEL_BLOCKLIST",),
     "write_allowlist": (_M + "WRITE_ALLOWLIST",), "field_blocklist": (_M + "FIELD_BLOCKLIST",),
     "method_blocklist": (_M + "METHOD_BLOCKLIST",),
@@ -252,6 +252,15 @@ def cross_field_problems(values: Mapping[str, Any]) -> list[str]:
             "field_blocklist (ODOO_MCP_FIELD_BLOCKLIST) takes bare field names, blocked on "
             f"every model (REQ-11-13): {', '.join(dotted)} would block nothing"
         )
+    if values.get("transport") == "http" and values.get("host", "127.0.0.1") not in (
+        "127.0.0.1", "localhost", "::1",
+    ):  # fmt: skip
+        problems.append(
+            f"host {values.get('host')} (ODOO_MCP_HOST) is not a loopback address: the HTTP "
+            "transport has no per-caller authentication yet, so it serves loopback only"
+        )
+    if values.get("transport") == "sse":
+        problems.append("transport sse (ODOO_MCP_TRANSPORT) is not supported: use http")
     default, top = values.get("search_default_limit"), values.get("search_max_limit")
     if default is not None and top is not None and default > top:
         problems.append(f"search_default_limit ({default}) is above search_max_limit ({top})")

@@ -61,11 +61,12 @@ def test_config_file_errors_are_reported(
     assert any("cannot be read" in p for p in _stderr_problems(capsys.readouterr().err))
 
 
-def test_http_transport_is_refused_clearly(capsys: pytest.CaptureFixture[str]) -> None:
-    """REQ-11-29: a transport this build cannot serve stops the start with a reason."""
+def test_http_transport_refuses_a_public_host(capsys: pytest.CaptureFixture[str]) -> None:
+    """REQ-11-29: HTTP without per-caller authentication serves loopback only."""
     environ = {"ODOO_URL": "http://odoo", "ODOO_DB": "d", "ODOO_API_KEY": "k"}
-    assert main(["serve", "--transport", "http"], environ=environ) == EXIT_CONFIG
-    assert "only 'stdio'" in capsys.readouterr().err
+    argv = ["serve", "--transport", "http", "--host", "0.0.0.0"]
+    assert main(argv, environ=environ) == EXIT_CONFIG
+    assert "not a loopback address" in capsys.readouterr().err
 
 
 @pytest.mark.wire

@@ -42,6 +42,8 @@ SPEC_ENV = {
     "health_check_interval": "ODOO_MCP_HEALTH_INTERVAL",
     # ours (REQ-06-14 asks for a configurable interval; SPEC-11 names no variable)
     "subscription_poll_interval": "ODOO_MCP_POLL_INTERVAL",
+    # ours (the HTTP session guide's stateless mode; SPEC-11 names no variable)
+    "stateless_http": "ODOO_MCP_STATELESS",
     "reconnect_max_attempts": "ODOO_MCP_RECONNECT_ATTEMPTS",
     "reconnect_backoff_base": "ODOO_MCP_RECONNECT_BACKOFF",
 }  # fmt: skip
@@ -330,3 +332,13 @@ def test_reconnect_settings_give_the_backoff() -> None:
     env = {"ODOO_MCP_RECONNECT_ATTEMPTS": "2", "ODOO_MCP_RECONNECT_BACKOFF": "0.5"}
     assert load_config(base, environ=env).reconnect_backoff() == (0.5, 1.0)
     assert load_config(base, environ={"ODOO_MCP_RECONNECT_ATTEMPTS": "0"}).reconnect_backoff() == ()
+
+
+def test_http_transport_serves_loopback_only_until_auth_exists() -> None:
+    base = {"odoo_url": "http://odoo.test", "odoo_db": "demo", "odoo_api_key": "k"}
+    assert load_config({**base, "transport": "http"}, environ={}).host == "127.0.0.1"
+    with pytest.raises(ConfigError) as caught:
+        load_config({**base, "transport": "http", "host": "0.0.0.0"}, environ={})
+    assert any("not a loopback address" in p for p in caught.value.problems)
+    with pytest.raises(ConfigError):
+        load_config({**base, "transport": "sse"}, environ={})

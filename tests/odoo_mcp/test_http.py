@@ -1,0 +1,108 @@
+"""The streamable HTTP transport: ``odoo-mcp serve --transport http`` as a real process."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx2
+import pytest
+from mcp import Client
+
+from fake_odoo.demo import ADMIN_API_KEY
+from fake_odoo.testing import serve_fake_odoo
+
+pytestmark = [pytest.mark.anyio, pytest.mark.wire]
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def fake_url() -> Iterator[str]:
+    with serve_fake_odoo("19.0") as fake:
+        assert fake.url is not None
+        yield fake.url
+
+
+def _serve(fake_url: str, *flags: str) -> Iterator[str]:
+    port = _free_port()
+    env = {**os.environ, "ODOO_URL": fake_url, "ODOO_DB": "demo", "ODOO_USERNAME": "admin",
+           "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_LOG_LEVEL": "warning"}  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "odoo_mcp", "serve", "--transport", "http", "--port", str(port),
+         *flags],
+        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx2.get(f"{base}/health", timeout=1).status_code == 200:
+                    break
+            except httpx2.TransportError:
+                pass
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            assert time.monotonic() < deadline, "the HTTP server did not start"
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def http_base(fake_url: str) -> Iterator[str]:
+    yield from _serve(fake_url)
+
+
+def test_health_answers_without_authentication(http_base: str) -> None:
+    answer = httpx2.get(f"{http_base}/health").json()
+    assert answer == {"status": "ok", "odoo": "ready", "odoo_version": "19.0"}
+
+
+async def test_a_client_works_over_http(http_base: str) -> None:
+    async with Client(f"{http_base}/mcp", mode="legacy") as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        result = await client.call_tool(
+            "odoo_core_search_read", {"model": "res.partner", "limit": 3}
+        )
+    assert "odoo_core_search_read" in names and "odoo_core_create" not in names
+    assert not result.is_error and result.structured_content["count"] == 3  # type: ignore[index]
+
+
+def test_sessions_are_created_and_ended(http_base: str) -> None:
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    with httpx2.Client(base_url=http_base, headers=ACCEPT) as http:
+        started = http.post("/mcp", json=init)
+        session = started.headers["mcp-session-id"]
+        assert started.status_code == 200 and "2025-06-18" in started.text
+        headers = {"mcp-session-id": session, "mcp-protocol-version": "2025-06-18"}
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert http.post("/mcp", json=note, headers=headers).status_code == 202
+        listed = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+        assert http.post("/mcp", json=listed, headers=headers).status_code == 200
+        assert http.post("/mcp", json=listed).status_code == 400  # no session id
+        assert http.delete("/mcp", headers=headers).status_code == 200
+        assert http.post("/mcp", json=listed, headers=headers).status_code == 404
+
+
+def test_stateless_mode_needs_no_session(fake_url: str) -> None:
+    for base in _serve(fake_url, "--stateless"):
+        listed = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        answer = httpx2.post(f"{base}/mcp", json=listed, headers=ACCEPT)
+        assert answer.status_code == 200 and "odoo_core_search_read" in answer.text
+        assert "mcp-session-id" not in answer.headers
