@@ -41,6 +41,24 @@ Feature: Model, field and method lists
     Then the call fails with error code "MODEL_BLOCKED"
     And Odoo received no call
 
+  @REQ-11-07 @REQ-11-09
+  Scenario: a model name holding path segments reaches no other model
+    The JSON-2 protocol puts the model in the URL path: "res.partner/../res.users" must not
+    become res.users behind the safety checks' back. Whatever the protocol, it is refused.
+    Given the server runs in "full" mode
+    When the client calls "odoo_core_write" with:
+      """
+      {"model": "res.partner/../res.users", "ids": [5], "values": {"login": "hijacked"}}
+      """
+    Then the call fails with one of the error codes "MODEL_NOT_FOUND, MODEL_BLOCKED"
+    And Odoo received no call on "res.users"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner/../ir.config_parameter", "fields": ["key", "value"]}
+      """
+    Then the call fails with one of the error codes "MODEL_NOT_FOUND, MODEL_BLOCKED"
+    And Odoo received no call on "ir.config_parameter"
+
   @REQ-11-08
   Scenario Outline: the built-in blocklist applies on top of the user's
     Given the server runs in "full" mode

@@ -28,6 +28,7 @@ from mcp.types import (
 from pydantic import BaseModel, ValidationError
 
 from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.domain_values import DomainError
 from odoo_mcp.errors import (
     ErrorCategory,
     error_tool_result,
@@ -165,6 +166,14 @@ class ToolDispatcher:
             arguments = spec.input_model.model_validate(params.arguments or {})
         except ValidationError as exc:
             raise invalid_params_error(spec.name, exc) from None
+        except DomainError as exc:
+            # REQ-04a-13: a domain sent as a JSON string is refused by the input model's
+            # validator with the list it meant: INVALID_DOMAIN, as for any other bad domain
+            model = (params.arguments or {}).get("model")
+            model = model if isinstance(model, str) else None
+            response, refusal = error_tool_result(exc, model=model)
+            log_error(response, model=model, method=None, kwargs=dict(params.arguments or {}))
+            return refusal
         return await self._run(spec, arguments, session_key(ctx))
 
     async def _run(self, spec: AnySpec, params: BaseModel, session: str) -> CallToolResult:

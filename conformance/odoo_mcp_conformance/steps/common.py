@@ -196,6 +196,17 @@ def _fails_code(world: World, code: str) -> None:
     assert data.get("code") == code, f"error code {data.get('code')!r}, expected {code!r}"
 
 
+@then(parsers.parse('the call fails with one of the error codes "{codes}"'))
+def _fails_one_of(world: World, codes: str) -> None:
+    allowed = [code.strip() for code in codes.split(",")]
+    outcome = world.last()
+    assert outcome.error is None, f"expected a tool error result, got {outcome.error}"
+    assert outcome.is_error, f"expected isError true, got a result: {outcome.text[:300]}"
+    data = outcome.structured
+    assert isinstance(data, dict), f"the error is not structured JSON: {outcome.text[:300]!r}"
+    assert data.get("code") in allowed, f"error code {data.get('code')!r}, expected {allowed}"
+
+
 @then(parsers.parse('the error category is "{category}"'))
 def _category(world: World, category: str) -> None:
     data = world.last().structured
@@ -317,6 +328,12 @@ def _calls(world: World, count: int) -> None:
 def _method_calls(world: World, count: int, method: str) -> None:
     calls = [c for c in world.control.data_calls() if c.get("method") == method]
     assert len(calls) == count, f"Odoo received {len(calls)} {method} call(s), expected {count}"
+
+
+@then(parsers.parse('Odoo received no call on "{model}"'))
+def _no_model_call(world: World, model: str) -> None:
+    calls = [c for c in world.control.data_calls() if c.get("model") == model]
+    assert not calls, f"Odoo ran methods of {model}: {calls}"
 
 
 @then(parsers.parse("Odoo received at most {count:d} calls"))

@@ -8,7 +8,8 @@ Hierarchy::
     │   └── OdooRateLimited       HTTP 429, with the server's Retry-After
     ├── OdooAuthenticationError   credentials refused (after any fallback and re-authentication)
     ├── OdooSessionExpired        session / key no longer accepted; the manager re-authenticates
-    └── OdooConfigurationError    the settings cannot work against this server (REQ-02-14)
+    ├── OdooConfigurationError    the settings cannot work against this server (REQ-02-14)
+    └── OdooUnsendableCall        a call no Odoo can receive (bad name, 64-bit int over XML-RPC)
 
 Odoo's three wire forms report the same exception three ways (real Odoo 19):
 
@@ -37,6 +38,8 @@ __all__ = [
     "OdooRateLimited",
     "OdooRpcError",
     "OdooSessionExpired",
+    "OdooUnsendableCall",
+    "check_call_names",
     "endpoint_not_found",
     "is_none_marshal_fault",
     "parse_traceback_tail",
@@ -304,3 +307,61 @@ def endpoint_not_found(message: str, *, protocol: str) -> OdooConnectionError:
     return OdooConnectionError(
         message, kind="http_status", request_sent=True, http_status=404, protocol=protocol
     )
+
+
+#: Odoo's own rule for model names (``odoo.models.check_object_name``).
+_MODEL_NAME = re.compile(r"[a-z0-9_.]+")
+#: A Python identifier in ASCII: every model method Odoo can dispatch to.
+_METHOD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class OdooUnsendableCall(OdooError):
+    """A call no Odoo can receive, refused before anything is sent: a model or method name
+    Odoo cannot have, a value the protocol cannot carry.
+
+    Already in SPEC-10 shape (``code``, ``category``, ``suggestion``, ``details``), so the
+    classifier keeps its fields.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        suggestion: str,
+        details: dict[str, str],
+        *,
+        category: str = "not_found",
+        protocol: str | None = None,
+    ) -> None:
+        super().__init__(message, protocol=protocol)
+        self.code = code
+        self.category = category
+        self.suggestion = suggestion
+        self.details = details
+
+
+def check_call_names(model: str, method: str) -> None:
+    """REQ-11-07: only well-formed names reach the wire.
+
+    JSON-2 puts both names in the URL path (``/json/2/<model>/<method>``): a name holding
+    ``/`` or ``..`` would address another model than the one the safety checks saw, and a
+    control character breaks the URL. Odoo accepts no such name anywhere, so the refusal
+    is the same on every protocol.
+    """
+    if _MODEL_NAME.fullmatch(model) is None:
+        raise OdooUnsendableCall(
+            "MODEL_NOT_FOUND",
+            f"{model!r} is not an Odoo model name: model names are made of lowercase letters, "
+            "digits, '_' and '.'",
+            "Use a technical model name such as 'res.partner'; odoo_core_list_models lists them.",
+            {"model": model},
+        )
+    if _METHOD_NAME.fullmatch(method) is None:
+        raise OdooUnsendableCall(
+            "METHOD_NOT_FOUND",
+            f"{method!r} is not an Odoo method name: method names are Python identifiers "
+            "(letters, digits and '_')",
+            "Check the method name, e.g. 'action_confirm'; odoo_core_execute calls public "
+            "model methods.",
+            {"model": model, "method": method},
+        )

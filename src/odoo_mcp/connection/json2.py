@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 import httpx2
 
@@ -70,7 +71,8 @@ class Json2Protocol(OdooProtocol):
         response = await send(
             self._client,
             "POST",
-            f"/json/2/{model}/{method}",
+            # quoted: a name can never add path segments (check_call_names refuses them first)
+            f"/json/2/{quote(model, safe='')}/{quote(method, safe='')}",
             json_body=dict(body),
             headers=self._headers(),
             protocol="json2",

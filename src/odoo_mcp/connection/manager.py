@@ -34,6 +34,7 @@ from odoo_mcp.connection.errors import (
     OdooError,
     OdooRateLimited,
     OdooSessionExpired,
+    check_call_names,
 )
 from odoo_mcp.connection.negotiation import Login, negotiate
 from odoo_mcp.connection.settings import ConnectionSettings, build_http_client
@@ -248,7 +249,11 @@ class ConnectionManager(OdooCalls):
         kwargs: Mapping[str, OdooValue] | None = None,
         context: Mapping[str, object] | None = None,
     ) -> CallOutcome:
-        """REQ-02-21: one call with transparent re-authentication and a single safe retry."""
+        """REQ-02-21: one call with transparent re-authentication and a single safe retry.
+
+        REQ-11-07: malformed model or method names are refused before any Odoo call.
+        """
+        check_call_names(model, method)
         adapter = await self._ready_adapter()
         try:
             outcome = await adapter.call(model, method, args, kwargs, context)

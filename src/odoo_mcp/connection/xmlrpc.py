@@ -20,6 +20,7 @@ from odoo_mcp.connection.errors import (
     OdooConnectionError,
     OdooRpcError,
     OdooSessionExpired,
+    OdooUnsendableCall,
     endpoint_not_found,
     is_none_marshal_fault,
 )
@@ -45,7 +46,19 @@ class XmlRpcProtocol(OdooProtocol):
         params: Sequence[OdooValue],
     ) -> OdooValue:
         """REQ-02b-05: one XML-RPC round trip; a fault becomes OdooRpcError (raw kept)."""
-        body = xmlrpc.client.dumps(tuple(params), method, allow_none=True)
+        try:
+            body = xmlrpc.client.dumps(tuple(params), method, allow_none=True)
+        except OverflowError:
+            raise OdooUnsendableCall(
+                "INVALID_ARGUMENT",
+                "XML-RPC carries integers of 32 bits only (-2147483648 to 2147483647): "
+                "an argument is beyond that range",
+                "Use a smaller number; no Odoo id is that large. Values this big need the "
+                "jsonrpc or json2 protocol.",
+                {"protocol": "xmlrpc"},
+                category="validation",
+                protocol="xmlrpc",
+            ) from None
         response = await send(
             self._client,
             "POST",

@@ -28,11 +28,6 @@ ERROR_KEYS = {"error", "category", "code", "message", "suggestion", "retry"}
 
 
 @pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
 async def client() -> AsyncIterator[Client]:
     async with Client(fake_server(FakeOdoo("19.0"), mode="full"), mode="legacy") as c:
         yield c
