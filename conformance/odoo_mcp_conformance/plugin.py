@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_bdd.parser import Scenario
+from pytest_bdd.scenario import scenario_wrapper_template_registry
 
 from odoo_mcp_conformance.catalogue import REQ_ID, load_catalogue
 from odoo_mcp_conformance.control import FakeOdooControl
@@ -73,14 +75,26 @@ _CONFIGURING = ("the server runs in", "the server setting", "the server connects
                 "the audit log is enabled", "a fresh server")  # fmt: skip
 
 
+def _scenario(item: pytest.Item) -> Scenario | None:
+    """The scenario an item runs, its outline rendered with the item's example row."""
+    obj = getattr(item, "obj", None)
+    template = scenario_wrapper_template_registry.get(obj) if callable(obj) else None
+    if template is None:
+        return None
+    callspec = getattr(item, "callspec", None)
+    example = callspec.params.get("_pytest_bdd_example", {}) if callspec is not None else {}
+    return template.render(example)
+
+
 def _configuration_key(item: pytest.Item) -> tuple[str, ...]:
     """The configuring Given steps of a scenario (background included), as a sort key."""
-    template = getattr(getattr(item, "obj", None), "__scenario__", None)
-    if template is None:
+    scenario = _scenario(item)
+    if scenario is None:
         return ()
-    steps = [*template.all_background_steps, *template.steps]
     texts = {
-        step.name for step in steps if step.type == "given" and step.name.startswith(_CONFIGURING)
+        step.name
+        for step in scenario.steps
+        if step.type == "given" and step.name.startswith(_CONFIGURING)
     }
     return tuple(sorted(texts))
 
@@ -168,7 +182,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _record(item: pytest.Item, report: pytest.TestReport) -> None:
-    scenario = getattr(getattr(item, "obj", None), "__scenario__", None)
+    scenario = _scenario(item)
     tags = sorted({m.name for m in item.iter_markers() if REQ_ID.fullmatch(m.name)})
     if report.passed:
         outcome, message = "passed", ""
@@ -181,12 +195,12 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             outcome, message = "failed", f"scenario skipped without a verdict: {reason}"
     else:
         outcome, message = "failed", _short(report)
-    feature = getattr(getattr(scenario, "feature", None), "rel_filename", "") or ""
+    feature = scenario.feature.rel_filename if scenario is not None else ""
     item.config.stash[_RESULTS].append(
         {
             "id": item.nodeid.split("::")[-1],
             "feature": Path(feature).name if feature else "",
-            "scenario": getattr(scenario, "name", item.name),
+            "scenario": scenario.name if scenario is not None else item.name,
             "requirements": tags,
             "outcome": outcome,
             "message": message,
