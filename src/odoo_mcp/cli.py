@@ -40,6 +40,8 @@ _FLAGS: Final[Mapping[str, str]] = {
     "--host": "host",
     "--port": "port",
     "--path": "mcp_path",
+    "--http-auth": "http_auth",
+    "--public-url": "public_url",
     "--mode": "mode",
     "--model-allowlist": "model_allowlist",
     "--model-blocklist": "model_blocklist",

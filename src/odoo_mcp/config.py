@@ -33,6 +33,9 @@ from odoo_mcp.safety.modes import Mode
 from odoo_mcp.safety.policy import SafetyPolicy
 from odoo_mcp.safety.ratelimit import RateLimits
 
+#: Hosts only this machine reaches: the HTTP transport may serve them without authentication.
+LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
+
 __all__ = ["ENV_VARS", "ConfigError", "OdooMcpConfig", "load_config"]
 
 
@@ -118,6 +121,17 @@ class OdooMcpConfig(BaseSettings):
     """URL path of the MCP endpoint on the HTTP transport."""
     stateless_http: Flag = False
     """HTTP without sessions, for load-balanced deployments (no subscriptions)."""
+    http_auth: Annotated[Literal["auto", "on", "off"], Lowered] = "auto"
+    """HTTP callers authenticate with `Authorization: Bearer <their Odoo API key>` (or
+    `login:apikey`) and act as that Odoo user: auto (on unless the host is loopback), on or
+    off (loopback only)."""
+    public_url: str | None = None
+    """The MCP endpoint's URL as clients reach it (behind a proxy or in a container, e.g.
+    https://mcp.example.com/mcp): its host is accepted by DNS-rebinding protection and it is
+    what the server advertises."""
+    allowed_hosts: Names = ()
+    """More Host header values the HTTP transport accepts (host or host:port,
+    comma-separated); loopback names and the public_url host are always accepted."""
     # Safety
     mode: Annotated[Mode, Lowered] = Mode.READONLY
     """Operation mode: readonly (default), restricted (writes only to the write_allowlist
@@ -249,6 +263,13 @@ class OdooMcpConfig(BaseSettings):
             company_ids=tuple(ids),
             idle_timeout=float(self.health_check_interval),
         )
+
+    @property
+    def http_auth_enabled(self) -> bool:
+        """REQ-HTTP-18: per-caller Bearer authentication, on by default off loopback."""
+        if self.http_auth == "auto":
+            return self.host not in LOOPBACK_HOSTS
+        return self.http_auth == "on"
 
     def safety_policy(self) -> SafetyPolicy:
         """REQ-11-03: the policy the tools enforce."""

@@ -39,7 +39,9 @@ ENV_VARS: Final[Mapping[str, tuple[str, ...]]] = {
     "odoo_protocol": ("ODOO_PROTOCOL",), "odoo_timeout": ("ODOO_TIMEOUT",),
     "odoo_verify_ssl": ("ODOO_VERIFY_SSL",), "odoo_ca_cert": ("ODOO_CA_CERT",),
     "transport": (_M + "TRANSPORT",), "host": (_M + "HOST",), "port": (_M + "PORT",),
-    "mcp_path": (_M + "PATH",), "stateless_http": (_M + "STATELESS",), "mode": (_M + "MODE",),
+    "mcp_path": (_M + "PATH",), "stateless_http": (_M + "STATELESS",),
+    "http_auth": (_M + "HTTP_AUTH",), "public_url": (_M + "PUBLIC_URL",),
+    "allowed_hosts": (_M + "ALLOWED_HOSTS",), "mode": (_M + "MODE",),
     "model_allowlist": (_M + "MODEL_ALLOWLIST",), "model_blocklist": (_M + "MODEL_BLOCKLIST",),
     "write_allowlist": (_M + "WRITE_ALLOWLIST",), "field_blocklist": (_M + "FIELD_BLOCKLIST",),
     "method_blocklist": (_M + "METHOD_BLOCKLIST",),
@@ -252,13 +254,16 @@ def cross_field_problems(values: Mapping[str, Any]) -> list[str]:
             "field_blocklist (ODOO_MCP_FIELD_BLOCKLIST) takes bare field names, blocked on "
             f"every model (REQ-11-13): {', '.join(dotted)} would block nothing"
         )
-    if values.get("transport") == "http" and values.get("host", "127.0.0.1") not in (
-        "127.0.0.1", "localhost", "::1",
-    ):  # fmt: skip
+    loopback = values.get("host", "127.0.0.1") in ("127.0.0.1", "localhost", "::1")
+    if values.get("transport") == "http" and not loopback and values.get("http_auth") == "off":
         problems.append(
-            f"host {values.get('host')} (ODOO_MCP_HOST) is not a loopback address: the HTTP "
-            "transport has no per-caller authentication yet, so it serves loopback only"
+            f"http_auth off (ODOO_MCP_HTTP_AUTH) needs a loopback host, not {values.get('host')} "
+            "(ODOO_MCP_HOST): without authentication every caller would act as the server's "
+            "own Odoo user (REQ-HTTP-18)"
         )
+    public_url = values.get("public_url")
+    if public_url is not None and not str(public_url).startswith(("http://", "https://")):
+        problems.append(f"public_url (ODOO_MCP_PUBLIC_URL) must be an http(s) URL: {public_url}")
     if values.get("transport") == "sse":
         problems.append("transport sse (ODOO_MCP_TRANSPORT) is not supported: use http")
     default, top = values.get("search_default_limit"), values.get("search_max_limit")

@@ -61,12 +61,14 @@ def test_config_file_errors_are_reported(
     assert any("cannot be read" in p for p in _stderr_problems(capsys.readouterr().err))
 
 
-def test_http_transport_refuses_a_public_host(capsys: pytest.CaptureFixture[str]) -> None:
-    """REQ-11-29: HTTP without per-caller authentication serves loopback only."""
+def test_http_transport_refuses_a_public_host_without_auth(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """REQ-11-29, REQ-HTTP-18: HTTP without per-caller authentication serves loopback only."""
     environ = {"ODOO_URL": "http://odoo", "ODOO_DB": "d", "ODOO_API_KEY": "k"}
-    argv = ["serve", "--transport", "http", "--host", "0.0.0.0"]
+    argv = ["serve", "--transport", "http", "--host", "0.0.0.0", "--http-auth", "off"]
     assert main(argv, environ=environ) == EXIT_CONFIG
-    assert "not a loopback address" in capsys.readouterr().err
+    assert "needs a loopback host" in capsys.readouterr().err
 
 
 @pytest.mark.wire

@@ -44,6 +44,9 @@ SPEC_ENV = {
     "subscription_poll_interval": "ODOO_MCP_POLL_INTERVAL",
     # ours (the HTTP session guide's stateless mode; SPEC-11 names no variable)
     "stateless_http": "ODOO_MCP_STATELESS",
+    # ours (the HTTP session guide's Bearer auth and external URL)
+    "http_auth": "ODOO_MCP_HTTP_AUTH", "public_url": "ODOO_MCP_PUBLIC_URL",
+    "allowed_hosts": "ODOO_MCP_ALLOWED_HOSTS",
     "reconnect_max_attempts": "ODOO_MCP_RECONNECT_ATTEMPTS",
     "reconnect_backoff_base": "ODOO_MCP_RECONNECT_BACKOFF",
 }  # fmt: skip
@@ -73,7 +76,8 @@ def test_each_variable_is_read(field: str, variable: str) -> None:
                "ODOO_PASSWORD": "pw", "ODOO_PROTOCOL": "JSONRPC", "ODOO_MCP_TRANSPORT": "http",
                "ODOO_MCP_MODE": "Full", "ODOO_MCP_LOG_LEVEL": "DEBUG",
                "ODOO_MCP_SEARCH_MAX_LIMIT": "900",
-               "ODOO_MCP_FIELD_BLOCKLIST": "ab, cd"}  # fmt: skip
+               "ODOO_MCP_FIELD_BLOCKLIST": "ab, cd", "ODOO_MCP_HTTP_AUTH": "On",
+               "ODOO_MCP_PUBLIC_URL": "https://mcp.example.com/mcp"}  # fmt: skip
     value = samples.get(variable, _sample_for(field))
     env = {**BASE, "ODOO_USERNAME": "admin", variable: value}
     config = load_config(environ=env)
@@ -334,11 +338,17 @@ def test_reconnect_settings_give_the_backoff() -> None:
     assert load_config(base, environ={"ODOO_MCP_RECONNECT_ATTEMPTS": "0"}).reconnect_backoff() == ()
 
 
-def test_http_transport_serves_loopback_only_until_auth_exists() -> None:
+def test_http_auth_cannot_be_off_on_a_public_host() -> None:
+    """REQ-HTTP-18: auth is on by default off loopback, and cannot be turned off there."""
     base = {"odoo_url": "http://odoo.test", "odoo_db": "demo", "odoo_api_key": "k"}
     assert load_config({**base, "transport": "http"}, environ={}).host == "127.0.0.1"
+    public = load_config({**base, "transport": "http", "host": "0.0.0.0"}, environ={})
+    assert public.http_auth_enabled
+    assert not load_config({**base, "transport": "http"}, environ={}).http_auth_enabled
     with pytest.raises(ConfigError) as caught:
-        load_config({**base, "transport": "http", "host": "0.0.0.0"}, environ={})
-    assert any("not a loopback address" in p for p in caught.value.problems)
+        load_config({**base, "transport": "http", "host": "0.0.0.0", "http_auth": "off"}, environ={})
+    assert any("needs a loopback host" in p for p in caught.value.problems)
+    with pytest.raises(ConfigError):
+        load_config({**base, "public_url": "mcp.example.com"}, environ={})
     with pytest.raises(ConfigError):
         load_config({**base, "transport": "sse"}, environ={})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any, Final
+from typing import Any
 
 import uvicorn
 from mcp.server import MCPServer
@@ -24,9 +24,8 @@ from starlette.routing import Mount, Route
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 
-__all__ = ["LOOPBACK_HOSTS", "build_http_app", "serve_http"]
+__all__ = ["build_http_app", "serve_http"]
 
-LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 def build_http_app(
