@@ -27,7 +27,8 @@ from mcp.types import (
 )
 from pydantic import BaseModel, ValidationError
 
-from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.callers import CallerRouter
+from odoo_mcp.connection import OdooError
 from odoo_mcp.domain_values import DomainError
 from odoo_mcp.errors import (
     ErrorCategory,
@@ -133,7 +134,7 @@ class ToolDispatcher:
         *,
         limiter: RateLimiter,
         audit: AuditLogger,
-        connection: ConnectionManager,
+        connection: CallerRouter,
     ) -> None:
         self.specs: dict[str, AnySpec] = {spec.name: spec for spec in specs}
         self.definitions = [tool_definition(spec) for spec in self.specs.values()]

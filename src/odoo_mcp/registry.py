@@ -140,21 +140,29 @@ class ModelRegistry:
     Concurrent first requests for a model share one ``fields_get`` round trip. The cache is
     dropped per model by ``invalidate`` (e.g. when Odoo answers "Invalid field" for a field the
     cache knows) or entirely by ``clear`` (reconnect to another database).
+
+    Entries are kept per Odoo user (the connection's ``uid``): over HTTP one connection object
+    routes each call to its caller's Odoo user (REQ-HTTP-15), and ``fields_get`` answers
+    depend on the user's groups.
     """
 
     def __init__(self, connection: OdooCalls) -> None:
         self._connection = connection
-        self._fields: dict[str, dict[str, FieldInfo]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._fields: dict[tuple[object, str], dict[str, FieldInfo]] = {}
+        self._locks: dict[tuple[object, str], asyncio.Lock] = {}
+
+    def _key(self, model: str) -> tuple[object, str]:
+        return getattr(self._connection, "uid", None), model
 
     async def get_fields(self, model: str) -> Mapping[str, FieldInfo]:
         """REQ-07-10: the model's fields; at most one ``fields_get`` per model until refreshed."""
-        cached = self._fields.get(model)
+        key = self._key(model)
+        cached = self._fields.get(key)
         if cached is not None:
             return cached
-        lock = self._locks.setdefault(model, asyncio.Lock())
+        lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
-            cached = self._fields.get(model)
+            cached = self._fields.get(key)
             if cached is None:
                 raw = await self._connection.fields_get(model, FIELDS_GET_ATTRIBUTES)
                 cached = {
@@ -162,7 +170,7 @@ class ModelRegistry:
                     for name, spec in raw.items()
                     if isinstance(spec, Mapping)
                 }
-                self._fields[model] = cached
+                self._fields[key] = cached
         return cached
 
     async def get_field(self, model: str, name: str) -> FieldInfo | None:
@@ -171,11 +179,12 @@ class ModelRegistry:
 
     def cached(self, model: str) -> Mapping[str, FieldInfo] | None:
         """REQ-07-12: the cached fields without any round trip (None when not loaded)."""
-        return self._fields.get(model)
+        return self._fields.get(self._key(model))
 
     def invalidate(self, model: str) -> None:
         """REQ-07-12: forget one model; the next use fetches ``fields_get`` again."""
-        self._fields.pop(model, None)
+        for key in [key for key in self._fields if key[1] == model]:
+            del self._fields[key]
 
     def clear(self) -> None:
         """REQ-07-12: forget everything (explicit refresh, or a connection to another db)."""

@@ -34,6 +34,7 @@ from mcp.types import (
 )
 
 from odoo_mcp import contracts
+from odoo_mcp.callers import CallerRouter, as_request_caller
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.dispatch import AnySpec, ToolDispatcher
@@ -121,9 +122,11 @@ def build_server(
     """
     policy = config.safety_policy()
     specs = selected_tools(config, ALL_TOOLS if tools is None else tools)
+    # REQ-HTTP-15: every Odoo call goes to the request's caller (HTTP with auth) or to ours
+    odoo = CallerRouter(connection)
     context = ToolContext(
-        odoo=connection,
-        registry=ModelRegistry(connection),
+        odoo=odoo,
+        registry=ModelRegistry(odoo),
         policy=policy,
         formatting=FormatOptions(
             strip_html=config.strip_html, normalize_many2one=config.normalize_many2one
@@ -137,7 +140,7 @@ def build_server(
         context,
         limiter=RateLimiter(config.rate_limits()),
         audit=AuditLogger(config.audit_settings()),
-        connection=connection,
+        connection=odoo,
     )
 
     bus = InMemorySubscriptionBus()
@@ -177,7 +180,9 @@ def build_server(
     )
     low = server._lowlevel_server
     low.add_request_handler("tools/list", PaginatedRequestParams, dispatcher.list_tools)
-    low.add_request_handler("tools/call", CallToolRequestParams, dispatcher.call_tool)
+    low.add_request_handler(
+        "tools/call", CallToolRequestParams, as_request_caller(dispatcher.call_tool)
+    )
     low.get_tool_input_schema = dispatcher.input_schema
     # SPEC-06: resources and prompts, behind the same safety policy as the tools
     limits = config.rate_limits()
@@ -193,11 +198,17 @@ def build_server(
     low.add_request_handler(
         "resources/templates/list", PaginatedRequestParams, resources.list_templates
     )
-    low.add_request_handler("resources/read", ReadResourceRequestParams, resources.read)
+    low.add_request_handler(
+        "resources/read", ReadResourceRequestParams, as_request_caller(resources.read)
+    )
     low.add_request_handler("prompts/list", PaginatedRequestParams, resources.list_prompts)
-    low.add_request_handler("prompts/get", GetPromptRequestParams, resources.get_prompt)
+    low.add_request_handler(
+        "prompts/get", GetPromptRequestParams, as_request_caller(resources.get_prompt)
+    )
     handlers = SubscriptionHandlers(subscriptions, resources)
-    low.add_request_handler("resources/subscribe", SubscribeRequestParams, handlers.subscribe)
+    low.add_request_handler(
+        "resources/subscribe", SubscribeRequestParams, as_request_caller(handlers.subscribe)
+    )
     low.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, handlers.unsubscribe)
     low.add_request_handler(
         "subscriptions/listen", SubscriptionsListenRequestParams, ListenWatcher(subscriptions, bus)

@@ -346,7 +346,9 @@ def test_http_auth_cannot_be_off_on_a_public_host() -> None:
     assert public.http_auth_enabled
     assert not load_config({**base, "transport": "http"}, environ={}).http_auth_enabled
     with pytest.raises(ConfigError) as caught:
-        load_config({**base, "transport": "http", "host": "0.0.0.0", "http_auth": "off"}, environ={})
+        load_config(
+            {**base, "transport": "http", "host": "0.0.0.0", "http_auth": "off"}, environ={}
+        )
     assert any("needs a loopback host" in p for p in caught.value.problems)
     with pytest.raises(ConfigError):
         load_config({**base, "public_url": "mcp.example.com"}, environ={})

@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
 import httpx2
 import pytest
 from mcp import Client
 
-from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.testing import serve_fake_odoo
+from http_servers import ACCEPT, serve_http
 
 pytestmark = [pytest.mark.anyio, pytest.mark.wire]
-ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -33,43 +21,16 @@ def fake_url() -> Iterator[str]:
         yield fake.url
 
 
-def _serve(fake_url: str, *flags: str) -> Iterator[str]:
-    port = _free_port()
-    env = {**os.environ, "ODOO_URL": fake_url, "ODOO_DB": "demo", "ODOO_USERNAME": "admin",
-           "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_LOG_LEVEL": "warning"}  # fmt: skip
-    process = subprocess.Popen(
-        [sys.executable, "-m", "odoo_mcp", "serve", "--transport", "http", "--port", str(port),
-         *flags],
-        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx2.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx2.TransportError:
-                pass
-            assert process.poll() is None, process.stderr.read() if process.stderr else ""
-            assert time.monotonic() < deadline, "the HTTP server did not start"
-            time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        if process.stderr is not None:
-            process.stderr.close()
-
-
 @pytest.fixture(scope="module")
 def http_base(fake_url: str) -> Iterator[str]:
-    yield from _serve(fake_url)
+    yield from serve_http(fake_url)
 
 
 def test_health_answers_without_authentication(http_base: str) -> None:
     answer = httpx2.get(f"{http_base}/health").json()
-    assert answer == {"status": "ok", "odoo": "ready", "odoo_version": "19.0"}
+    assert answer == {
+        "status": "ok", "odoo": "ready", "odoo_version": "19.0", "endpoint": "/mcp", "auth": "none"
+    }  # fmt: skip
 
 
 async def test_a_client_works_over_http(http_base: str) -> None:
@@ -101,7 +62,7 @@ def test_sessions_are_created_and_ended(http_base: str) -> None:
 
 
 def test_stateless_mode_needs_no_session(fake_url: str) -> None:
-    for base in _serve(fake_url, "--stateless"):
+    for base in serve_http(fake_url, "--stateless"):
         listed = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
         answer = httpx2.post(f"{base}/mcp", json=listed, headers=ACCEPT)
         assert answer.status_code == 200 and "odoo_core_search_read" in answer.text

@@ -2,10 +2,10 @@
 at ``mcp_path`` (stateful sessions with ``Mcp-Session-Id``, or ``--stateless``), mounted
 beside an unauthenticated ``GET /health``.
 
-What is here is the transport itself, for loopback use: the server acts with its own Odoo
-credentials and DNS-rebinding protection is on (the SDK's default for loopback hosts). The
-per-caller Bearer API keys of the guide (REQ-HTTP-13..16, 18) are not built yet, so a
-non-loopback host is refused at start-up rather than served without authentication.
+With ``http_auth`` on (the default off loopback, REQ-HTTP-18) the MCP endpoint sits behind
+:class:`~odoo_mcp.http.auth.BearerAuth` and each request acts as its caller's Odoo user; off
+(loopback only), the server acts with its own configured credentials. DNS-rebinding protection
+is always on: loopback names, the ``public_url`` host and ``allowed_hosts`` are accepted.
 """
 
 from __future__ import annotations
@@ -13,42 +13,95 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import uvicorn
 from mcp.server import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
-from odoo_mcp.config import OdooMcpConfig
+from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.http.auth import BearerAuth, CallerConnections
 
-__all__ = ["build_http_app", "serve_http"]
+__all__ = ["build_http_app", "serve_http", "transport_security"]
 
+
+def _host_values(name: str) -> list[str]:
+    """Host header values for a configured name: ``host:port`` as given, a bare host on any
+    port (IPv6 literals bracketed, as they appear in a Host header)."""
+    if (name.startswith("[") and "]:" in name) or name.count(":") == 1:
+        return [name]
+    bare = f"[{name}]" if ":" in name and not name.startswith("[") else name
+    return [bare, f"{bare}:*"]
+
+
+def transport_security(config: OdooMcpConfig) -> TransportSecuritySettings:
+    """REQ-HTTP-12/18: DNS-rebinding protection on, for the names clients may use."""
+    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+    origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+    names = list(config.allowed_hosts)
+    if config.host not in LOOPBACK_HOSTS and config.host not in ("0.0.0.0", "::"):
+        names.append(config.host)
+    if config.public_url:
+        names.append(urlsplit(config.public_url).netloc)
+    for name in filter(None, names):
+        for value in _host_values(name):
+            hosts.append(value)
+            origins.extend((f"http://{value}", f"https://{value}"))
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
 
 
 def build_http_app(
-    server: MCPServer[Any], config: OdooMcpConfig, connection: ConnectionManager
+    server: MCPServer[Any],
+    config: OdooMcpConfig,
+    connection: ConnectionManager,
+    *,
+    callers: CallerConnections | None = None,
 ) -> Starlette:
-    """REQ-HTTP-01/11/19: the MCP endpoint and the health check, in one ASGI app."""
-    mcp_app = server.streamable_http_app(
+    """REQ-HTTP-01/11/19: the MCP endpoint and the health check, in one ASGI app.
+
+    REQ-HTTP-13: with authentication on, ``callers`` (or one built from the configuration)
+    turns each request's Bearer token into its caller's Odoo connection.
+    """
+    mcp_app: Any = server.streamable_http_app(
         streamable_http_path=config.mcp_path,
         stateless_http=config.stateless_http,
         host=config.host,
+        transport_security=transport_security(config),
     )
+    if config.http_auth_enabled:
+        callers = callers or CallerConnections(
+            config.connection_settings(), backoff=config.reconnect_backoff()
+        )
+        mcp_app = BearerAuth(mcp_app, callers, mcp_path=config.mcp_path)
 
     async def health(_request: Request) -> JSONResponse:
         """REQ-HTTP-19: liveness and the Odoo connection's state, without authentication."""
         info = connection.get_connection_info()
         return JSONResponse(
-            {"status": "ok", "odoo": str(info.state.value), "odoo_version": info.odoo_version}
+            {
+                "status": "ok",
+                "odoo": str(info.state.value),
+                "odoo_version": info.odoo_version,
+                "endpoint": config.public_url or config.mcp_path,
+                "auth": "bearer" if config.http_auth_enabled else "none",
+            }
         )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        async with server.session_manager.run():  # also enters the MCP server's lifespan
-            yield
+        try:
+            async with server.session_manager.run():  # also enters the MCP server's lifespan
+                yield
+        finally:
+            if callers is not None:
+                await callers.close()
 
     return Starlette(
         routes=[Route("/health", health, methods=["GET"]), Mount("/", app=mcp_app)],

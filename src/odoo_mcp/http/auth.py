@@ -1,0 +1,230 @@
+"""REQ-HTTP-13/14/16/18: per-caller Bearer authentication on the MCP endpoint.
+
+``Authorization: Bearer <token>``, where the token is the caller's own Odoo API key, or
+``login:apikey`` for the Odoo versions and protocols that need the login to authenticate
+(XML-RPC and JSON-RPC, Odoo 14-18; JSON-2 resolves the user from the key alone). Each distinct
+token gets its own authenticated :class:`ConnectionManager`, created on first use and reused,
+so a token costs Odoo one authentication, not one per request; the request then runs as that
+user (``odoo_mcp.callers``).
+
+Decisions (spec/decisions.md, decision 29):
+
+* every request to the MCP endpoint needs a valid token, not only ``tools/call``: a client
+  that speaks Bearer sends it on every request anyway, and an unauthenticated client learns
+  at ``initialize`` that it must, instead of after its discovery requests;
+* 401 with ``WWW-Authenticate: Bearer`` for a missing or refused token, before anything reaches
+  the MCP layer; 503 when Odoo cannot be reached to check the token (the token may be good);
+* a session belongs to the Odoo user whose request created it; a request on that session
+  with another user's token is refused with 403 and reaches nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any, Final
+
+import anyio
+from pydantic import SecretStr
+
+from odoo_mcp.callers import CALLER_SCOPE_KEY
+from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.connection.errors import OdooConnectionError
+from odoo_mcp.connection.settings import ConnectionSettings
+
+__all__ = ["BearerAuth", "CallerConnections", "CallerRefused"]
+
+logger = logging.getLogger("odoo_mcp.http.auth")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: Distinct tokens kept connected at once; the least recently used one is closed beyond that.
+MAX_CALLERS: Final = 256
+#: Sessions remembered with their owner; the SDK caps sessions too (and ends idle ones).
+MAX_BOUND_SESSIONS: Final = 10_000
+
+
+class CallerRefused(Exception):
+    """The token is missing, malformed or refused by Odoo (401), or Odoo is unreachable (503)."""
+
+    def __init__(self, status: int, error: str, description: str) -> None:
+        super().__init__(description)
+        self.status = status
+        self.error = error
+        self.description = description
+
+
+def _split_token(token: str) -> tuple[str | None, str]:
+    """``login:apikey`` or a bare key. Odoo keys are hex, so a colon marks a login."""
+    login, sep, key = token.rpartition(":")
+    return (login, key) if sep and login else (None, token)
+
+
+class CallerConnections:
+    """REQ-HTTP-13/15: one authenticated Odoo connection per caller token."""
+
+    def __init__(
+        self,
+        settings: ConnectionSettings,
+        *,
+        backoff: tuple[float, ...] = (),
+        max_callers: int = MAX_CALLERS,
+        connect: Callable[[ConnectionSettings], ConnectionManager] | None = None,
+    ) -> None:
+        self._settings = settings
+        self._backoff = backoff
+        self._max = max_callers
+        self._connect = connect or self._new_manager
+        self._callers: OrderedDict[str, ConnectionManager] = OrderedDict()
+        self._locks: dict[str, anyio.Lock] = {}
+
+    def _new_manager(self, settings: ConnectionSettings) -> ConnectionManager:
+        return ConnectionManager(settings, backoff=self._backoff)
+
+    async def resolve(self, token: str) -> ConnectionManager:
+        """The caller's connection, authenticated; ``CallerRefused`` when it cannot be."""
+        token = token.strip()
+        if not token:
+            raise CallerRefused(401, "invalid_request", "Authorization: Bearer <token> is empty")
+        # the map is keyed by a digest: no API key stays in memory as a dict key
+        digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+        found = self._callers.get(digest)
+        if found is not None:
+            self._callers.move_to_end(digest)
+            return found
+        lock = self._locks.setdefault(digest, anyio.Lock())
+        async with lock:
+            found = self._callers.get(digest)
+            if found is None:
+                found = await self._authenticate(token)
+                self._callers[digest] = found
+                await self._evict()
+        self._locks.pop(digest, None)
+        return found
+
+    async def _authenticate(self, token: str) -> ConnectionManager:
+        login, key = _split_token(token)
+        settings = self._settings.model_copy(
+            update={"username": login, "password": None, "api_key": SecretStr(key)}
+        )
+        manager = self._connect(settings)
+        try:
+            await manager.connect()
+        except OdooConnectionError as exc:
+            await manager.close()
+            raise CallerRefused(
+                503, "temporarily_unavailable", f"Odoo cannot be reached to check the token: {exc}"
+            ) from None
+        except OdooError as exc:
+            await manager.close()
+            hint = "" if login else " (this Odoo may need the login too: Bearer login:apikey)"
+            logger.warning(
+                "authentication refused for a bearer token%s", f" of {login}" * bool(login)
+            )
+            raise CallerRefused(
+                401, "invalid_token", f"Odoo refused the API key{hint}: {exc.message}"
+            ) from None
+        logger.warning("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
+        return manager
+
+    async def _evict(self) -> None:
+        while len(self._callers) > self._max:
+            _, oldest = self._callers.popitem(last=False)
+            await oldest.close()
+
+    async def close(self) -> None:
+        """Close every caller connection (server shutdown)."""
+        while self._callers:
+            _, manager = self._callers.popitem()
+            await manager.close()
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+async def _refuse(send: Send, status: int, error: str, description: str) -> None:
+    """401/403/503 with the OAuth-style body the MCP SDK's own Bearer check answers."""
+    body = json.dumps({"error": error, "error_description": description}).encode("utf-8")
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        # a quoted-string header parameter: no quotes, backslashes or line breaks inside
+        said = " ".join(description.replace('"', "'").replace("\\", "/").split())
+        challenge = f'Bearer error="{error}", error_description="{said}"'
+        headers.append((b"www-authenticate", challenge.encode("latin-1", "replace")))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BearerAuth:
+    """REQ-HTTP-13/14/18: an ASGI middleware in front of the MCP endpoint (not ``/health``)."""
+
+    def __init__(self, app: ASGIApp, callers: CallerConnections, *, mcp_path: str) -> None:
+        self.app = app
+        self.callers = callers
+        self.mcp_path = mcp_path.rstrip("/") or "/"
+        #: Mcp-Session-Id -> the uid of the user whose request created the session
+        self.owners: OrderedDict[str, int | None] = OrderedDict()
+
+    def _protects(self, scope: Scope) -> bool:
+        path = str(scope.get("path", "")).rstrip("/") or "/"
+        return scope.get("type") == "http" and path == self.mcp_path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self._protects(scope):
+            await self.app(scope, receive, send)
+            return
+        authorization = _header(scope, b"authorization") or ""
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            await _refuse(
+                send, 401, "invalid_token",
+                "Authentication required: send Authorization: Bearer <your Odoo API key>",
+            )  # fmt: skip
+            return
+        try:
+            caller = await self.callers.resolve(token)
+        except CallerRefused as refused:
+            await _refuse(send, refused.status, refused.error, refused.description)
+            return
+        session = _header(scope, b"mcp-session-id")
+        if session is not None and session in self.owners and self.owners[session] != caller.uid:
+            logger.warning(
+                "uid %s refused on a session of uid %s", caller.uid, self.owners[session]
+            )
+            await _refuse(
+                send, 403, "insufficient_scope",
+                "This MCP session belongs to another Odoo user: start a session of your own",
+            )  # fmt: skip
+            return
+        scope[CALLER_SCOPE_KEY] = caller
+        await self.app(scope, receive, self._binding(scope, send, caller.uid))
+
+    def _binding(self, scope: Scope, send: Send, uid: int | None) -> Send:
+        """REQ-HTTP-14: the session a response creates belongs to the requesting user."""
+        method = scope.get("method")
+        requested = _header(scope, b"mcp-session-id")
+
+        async def bind(message: Message) -> None:
+            if message.get("type") == "http.response.start":
+                status = int(message.get("status", 0))
+                if method == "DELETE" and requested is not None and status < 300:
+                    self.owners.pop(requested, None)
+                for key, value in message.get("headers", ()):
+                    if bytes(key).lower() == b"mcp-session-id":
+                        self.owners.setdefault(bytes(value).decode("latin-1"), uid)
+                        while len(self.owners) > MAX_BOUND_SESSIONS:
+                            self.owners.popitem(last=False)
+            await send(message)
+
+        return bind
