@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
+import subprocess
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, asynccontextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 import anyio
 import httpx2
@@ -75,11 +79,22 @@ class ToolOutcome:
 class McpDriver:
     """One connected MCP client, callable from synchronous code."""
 
-    def __init__(self, portal: BlockingPortal, client: Client, stderr_path: Path | None) -> None:
+    def __init__(
+        self,
+        portal: BlockingPortal,
+        client: Client,
+        stderr_path: Path | None,
+        *,
+        url: str = "",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.portal = portal
         self.client = client
         self.stderr_path = stderr_path
         self.notifications: list[Any] = []
+        #: an HTTP target's MCP endpoint and the headers the kit sends (raw HTTP steps)
+        self.url = url
+        self.headers = dict(headers or {})
 
     def _run(self, fn: Callable[[], Any]) -> Any:
         async def call() -> Any:
@@ -129,12 +144,59 @@ async def _list_tools_page(client: Client, *, cursor: str | None) -> t.ListTools
 
 
 @asynccontextmanager
-async def _http_transport(launch: Launch) -> AsyncIterator[Any]:
+async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
     async with (
-        httpx2.AsyncClient(headers=dict(launch.headers), timeout=60) as http,
-        streamable_http_client(launch.url, http_client=http) as streams,
+        httpx2.AsyncClient(headers=headers, timeout=60) as http,
+        streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for_port(url: str, process: subprocess.Popen[bytes], timeout: float) -> None:
+    """An HTTP server is up when its port accepts connections (a GET could stay open)."""
+    parts = urlsplit(url)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), 0.5):
+                return
+        except OSError:
+            pass
+        if process.poll() is not None:
+            raise AssertionError(f"the server under test exited with code {process.returncode}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the server under test did not listen on {url} in {timeout} s")
+        time.sleep(0.05)
+
+
+def _spawn_http(launch: Launch, stderr: TextIO, stack: ExitStack) -> str:
+    """Start an HTTP target's command on a free port; its MCP endpoint URL."""
+    port = str(_free_port())
+    url = launch.url.replace("{port}", port)
+    if launch.command:
+        env = {**inherited_env(), **dict(launch.env)}
+        command = [part.replace("{port}", port) for part in launch.command]
+        process = subprocess.Popen(
+            command, env=env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=stderr,
+        )  # fmt: skip
+
+        def stop() -> None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+        stack.callback(stop)
+        _wait_for_port(url, process, launch.startup_timeout)
+    return url
 
 
 class ServerPool:
@@ -168,8 +230,14 @@ class ServerPool:
                 command=launch.command[0], args=list(launch.command[1:]), env=env, cwd=launch.cwd
             )
             transport = stdio_client(params, errlog=stderr)
+            url = ""
         else:
-            transport = _http_transport(launch)
+            try:
+                url = _spawn_http(launch, stderr, stack)
+            except AssertionError:
+                stack.close()
+                raise
+            transport = _http_transport(url, dict(launch.headers))
         driver_box: dict[str, McpDriver] = {}
 
         async def on_message(message: Any) -> None:
@@ -191,7 +259,9 @@ class ServerPool:
                 f"the server under test did not start or closed the session ({exc!r}); "
                 f"its stderr ends with:\n{tail}"
             ) from exc
-        driver = McpDriver(self.portal, connected, stderr_path)
+        driver = McpDriver(
+            self.portal, connected, stderr_path, url=url, headers=dict(launch.headers)
+        )
         driver_box["driver"] = driver
         return driver, stack
 

@@ -31,6 +31,7 @@ pytest_plugins = [
     "odoo_mcp_conformance.steps.errors",
     "odoo_mcp_conformance.steps.safety",
     "odoo_mcp_conformance.steps.resources",
+    "odoo_mcp_conformance.steps.http",
 ]
 
 #: Optional behaviours a target may claim; scenarios needing one are tagged ``@needs_<name>``.
@@ -42,7 +43,9 @@ CAPABILITIES = {
     "prompts": "SPEC-06 prompts",
     "subscriptions": "SPEC-06 resource subscriptions",
     "contracts": "the storefront contract tools",
-    "http": "streamable HTTP transport",
+    "http": "serves streamable HTTP (the target's transport is http)",
+    "http_auth": "authenticates HTTP callers with their Odoo API key as a Bearer token",
+    "http_stateless": "has a stateless HTTP mode (setting stateless_http)",
 }
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()
 DOCUMENT_TAGS = ("SPEC-04", "SPEC-06", "SPEC-10", "SPEC-11", "L2-04a", "L2-10a", "HTTP", "LUJ")

@@ -163,6 +163,16 @@ class Target(BaseModel):
         if protocol not in self.capabilities.protocols:
             raise NotApplicable(f"the target does not support the Odoo protocol {protocol!r}")
 
+    def headers_for(self, odoo: OdooCoordinates) -> dict[str, str]:
+        """The target's HTTP headers filled for these coordinates (another user's token)."""
+        return {key: self._fill(value, odoo) for key, value in self.target.headers.items()}
+
+    def _fill(self, text: str, odoo: OdooCoordinates) -> str:
+        values = {"odoo_login": odoo.login, "odoo_api_key": odoo.api_key,
+                  "odoo_password": odoo.password, "odoo_db": odoo.db,
+                  "odoo_url": odoo.url}  # fmt: skip
+        return text.format_map(values)
+
     def render(
         self,
         odoo: OdooCoordinates,
@@ -178,6 +188,8 @@ class Target(BaseModel):
             "odoo_password": odoo.password,
             "odoo_api_key": odoo.api_key,
             "target_dir": self.base_dir,
+            # an HTTP target's port is chosen when the driver starts it
+            "port": "{port}",
             **(extra or {}),
         }
 

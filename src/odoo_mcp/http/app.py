@@ -66,6 +66,9 @@ def build_http_app(
 ) -> Starlette:
     """REQ-HTTP-01/11/19: the MCP endpoint and the health check, in one ASGI app.
 
+    REQ-HTTP-02..09: sessions, their states, 202 for notifications, JSON-RPC errors with 200
+    and 400/404 transport errors are the SDK's streamable HTTP transport, checked by the kit.
+
     REQ-HTTP-13: with authentication on, ``callers`` (or one built from the configuration)
     turns each request's Bearer token into its caller's Odoo connection.
     """
@@ -112,7 +115,11 @@ def build_http_app(
 async def serve_http(
     server: MCPServer[Any], config: OdooMcpConfig, connection: ConnectionManager
 ) -> None:
-    """Serve until interrupted (uvicorn handles SIGINT/SIGTERM)."""
+    """Serve until interrupted (uvicorn handles SIGINT/SIGTERM).
+
+    REQ-HTTP-17: uvicorn logs at the server's level (warning in production: no access lines);
+    authentication events are warnings (``odoo_mcp.http.auth``).
+    """
     app = build_http_app(server, config, connection)
     uv = uvicorn.Server(
         uvicorn.Config(app, host=config.host, port=config.port, log_level=config.log_level)

@@ -13,7 +13,9 @@ Decisions (spec/decisions.md, decision 29):
   that speaks Bearer sends it on every request anyway, and an unauthenticated client learns
   at ``initialize`` that it must, instead of after its discovery requests;
 * 401 with ``WWW-Authenticate: Bearer`` for a missing or refused token, before anything reaches
-  the MCP layer; 503 when Odoo cannot be reached to check the token (the token may be good);
+  the MCP layer. When Odoo cannot be reached to check a token, the request goes on with an
+  unverified connection that authenticates before its first Odoo call: the client sees the
+  SPEC-10 connection error it would see on stdio, and a bad token still reaches no data;
 * a session belongs to the Odoo user whose request created it; a request on that session
   with another user's token is refused with 403 and reaches nothing.
 """
@@ -25,6 +27,7 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 import anyio
@@ -35,7 +38,7 @@ from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.connection.errors import OdooConnectionError
 from odoo_mcp.connection.settings import ConnectionSettings
 
-__all__ = ["BearerAuth", "CallerConnections", "CallerRefused"]
+__all__ = ["BearerAuth", "Caller", "CallerConnections", "CallerRefused"]
 
 logger = logging.getLogger("odoo_mcp.http.auth")
 
@@ -49,6 +52,15 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_CALLERS: Final = 256
 #: Sessions remembered with their owner; the SDK caps sessions too (and ends idle ones).
 MAX_BOUND_SESSIONS: Final = 10_000
+
+
+@dataclass(frozen=True)
+class Caller:
+    """An authenticated caller: its own connection and the uid Odoo gave its token (kept
+    here: the connection's live uid is None while it reconnects)."""
+
+    connection: ConnectionManager
+    uid: int | None
 
 
 class CallerRefused(Exception):
@@ -82,13 +94,13 @@ class CallerConnections:
         self._backoff = backoff
         self._max = max_callers
         self._connect = connect or self._new_manager
-        self._callers: OrderedDict[str, ConnectionManager] = OrderedDict()
+        self._callers: OrderedDict[str, Caller] = OrderedDict()
         self._locks: dict[str, anyio.Lock] = {}
 
     def _new_manager(self, settings: ConnectionSettings) -> ConnectionManager:
         return ConnectionManager(settings, backoff=self._backoff)
 
-    async def resolve(self, token: str) -> ConnectionManager:
+    async def resolve(self, token: str) -> Caller:
         """The caller's connection, authenticated; ``CallerRefused`` when it cannot be."""
         token = token.strip()
         if not token:
@@ -103,7 +115,8 @@ class CallerConnections:
         async with lock:
             found = self._callers.get(digest)
             if found is None:
-                found = await self._authenticate(token)
+                manager = await self._authenticate(token)
+                found = Caller(manager, manager.uid)
                 self._callers[digest] = found
                 await self._evict()
         self._locks.pop(digest, None)
@@ -125,25 +138,32 @@ class CallerConnections:
         except OdooError as exc:
             await manager.close()
             hint = "" if login else " (this Odoo may need the login too: Bearer login:apikey)"
-            logger.warning(
-                "authentication refused for a bearer token%s", f" of {login}" * bool(login)
-            )
+            logger.warning("authentication refused for a bearer token of %s", login or "a key")
             raise CallerRefused(
                 401, "invalid_token", f"Odoo refused the API key{hint}: {exc.message}"
             ) from None
         logger.warning("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
         return manager
 
+    def unverified(self, token: str) -> Caller:
+        """A connection for a token Odoo could not check (Odoo unreachable): not connected and
+        not kept. Its first Odoo call authenticates, so a bad token still reaches no data."""
+        login, key = _split_token(token.strip())
+        settings = self._settings.model_copy(
+            update={"username": login, "password": None, "api_key": SecretStr(key)}
+        )
+        return Caller(self._connect(settings), None)
+
     async def _evict(self) -> None:
         while len(self._callers) > self._max:
             _, oldest = self._callers.popitem(last=False)
-            await oldest.close()
+            await oldest.connection.close()
 
     async def close(self) -> None:
         """Close every caller connection (server shutdown)."""
         while self._callers:
-            _, manager = self._callers.popitem()
-            await manager.close()
+            _, caller = self._callers.popitem()
+            await caller.connection.close()
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -192,23 +212,41 @@ class BearerAuth:
                 "Authentication required: send Authorization: Bearer <your Odoo API key>",
             )  # fmt: skip
             return
+        unverified = False
         try:
             caller = await self.callers.resolve(token)
         except CallerRefused as refused:
-            await _refuse(send, refused.status, refused.error, refused.description)
-            return
-        session = _header(scope, b"mcp-session-id")
-        if session is not None and session in self.owners and self.owners[session] != caller.uid:
-            logger.warning(
-                "uid %s refused on a session of uid %s", caller.uid, self.owners[session]
-            )
-            await _refuse(
-                send, 403, "insufficient_scope",
-                "This MCP session belongs to another Odoo user: start a session of your own",
-            )  # fmt: skip
-            return
-        scope[CALLER_SCOPE_KEY] = caller
-        await self.app(scope, receive, self._binding(scope, send, caller.uid))
+            if refused.status != 503:
+                await _refuse(send, refused.status, refused.error, refused.description)
+                return
+            # Odoo is unreachable, so the token cannot be checked now: the request goes on with
+            # a connection of its own that authenticates before any Odoo call, and the client
+            # gets SPEC-10 connection errors (retry: true) instead of a transport failure.
+            caller, unverified = self.callers.unverified(token), True
+        try:
+            refusal = self._session_refusal(_header(scope, b"mcp-session-id"), caller.uid)
+            if refusal is not None:
+                await _refuse(send, *refusal)
+                return
+            scope[CALLER_SCOPE_KEY] = caller.connection
+            await self.app(scope, receive, self._binding(scope, send, caller.uid))
+        finally:
+            if unverified:
+                await caller.connection.close()
+
+    def _session_refusal(self, session: str | None, uid: int | None) -> tuple[int, str, str] | None:
+        """REQ-HTTP-14: a session owned by another (verified) user is not this caller's."""
+        owner = self.owners.get(session) if session is not None else None
+        if owner is None or owner == uid:
+            return None
+        logger.warning("uid %s refused on a session of uid %s", uid, owner)
+        if uid is None:  # the token could not be checked: it may or may not be the owner's
+            return 503, "temporarily_unavailable", "Odoo cannot be reached to check the token"
+        return (
+            403,
+            "insufficient_scope",
+            ("This MCP session belongs to another Odoo user: start a session of your own"),
+        )
 
     def _binding(self, scope: Scope, send: Send, uid: int | None) -> Send:
         """REQ-HTTP-14: the session a response creates belongs to the requesting user."""
@@ -222,7 +260,10 @@ class BearerAuth:
                     self.owners.pop(requested, None)
                 for key, value in message.get("headers", ()):
                     if bytes(key).lower() == b"mcp-session-id":
-                        self.owners.setdefault(bytes(value).decode("latin-1"), uid)
+                        created = bytes(value).decode("latin-1")
+                        # an unverified owner (None) gives way to the first verified user
+                        if self.owners.get(created) is None:
+                            self.owners[created] = uid
                         while len(self.owners) > MAX_BOUND_SESSIONS:
                             self.owners.popitem(last=False)
             await send(message)

@@ -1,0 +1,276 @@
+"""Steps of the HTTP session guide (REQ-HTTP): raw HTTP requests to an HTTP target's endpoint.
+
+The kit starts the target (its command, on a free port) as for any scenario, then speaks to
+the MCP endpoint with plain HTTP so that statuses, headers and session ids can be checked:
+what an MCP client library would hide. Streamed answers (``text/event-stream``) are read as
+their last ``data:`` line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx2
+from pytest_bdd import given, parsers, then, when
+
+from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
+from odoo_mcp_conformance.world import World, not_applicable
+
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+CLIENT_INFO = {"name": "odoo-mcp-conformance", "version": "1"}
+
+
+def _initialize_request(version: str = "2025-06-18") -> dict[str, Any]:
+    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
+    return {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}
+
+
+_SESSION = "http_session_id"
+_VERSION = "http_protocol_version"
+_ANSWER = "http_answer"
+
+
+def _url(world: World) -> str:
+    driver = world.server()
+    if not driver.url:
+        not_applicable("the target is not served over HTTP")
+    return driver.url
+
+
+def _headers(world: World, token: str) -> dict[str, str]:
+    """The request headers: the target's own (its user's token), another user's, or none."""
+    headers = dict(ACCEPT)
+    if token == "own":
+        headers.update(world.server().headers)
+    elif token.startswith("user:"):
+        coordinates = world.control.coordinates(token.removeprefix("user:"))
+        headers.update(world.target.headers_for(coordinates))
+    elif token.startswith("bearer:"):
+        headers["Authorization"] = f"Bearer {token.removeprefix('bearer:')}"
+    version = world.remembered.get(_VERSION)
+    if isinstance(version, str):
+        headers["MCP-Protocol-Version"] = version
+    return headers
+
+
+def _send(
+    world: World, verb: str, body: Any | None, *, session: str, token: str = "own"
+) -> httpx2.Response:
+    headers = _headers(world, token)
+    if session == "own":
+        found = world.remembered.get(_SESSION)
+        if not isinstance(found, str):
+            raise AssertionError("no session was initialized in this scenario")
+        headers["Mcp-Session-Id"] = found
+    elif session != "none":
+        headers["Mcp-Session-Id"] = session
+    with httpx2.Client(timeout=30) as http:
+        answer = http.request(verb, _url(world), json=body, headers=headers)
+    world.remembered[_ANSWER] = answer
+    return answer
+
+
+def _answer(world: World) -> httpx2.Response:
+    answer = world.remembered.get(_ANSWER)
+    if not isinstance(answer, httpx2.Response):
+        raise AssertionError("no HTTP request was sent yet in this scenario")
+    return answer
+
+
+def _message(world: World) -> Any:
+    """The JSON-RPC message of the last answer (plain JSON, or the stream's last event)."""
+    answer = _answer(world)
+    text = answer.text
+    if "text/event-stream" in answer.headers.get("content-type", ""):
+        data = [line[5:].strip() for line in text.splitlines() if line.startswith("data:")]
+        data = [line for line in data if line]
+        if not data:
+            raise AssertionError(f"the event stream carries no data: {text[:300]!r}")
+        text = data[-1]
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise AssertionError(f"the answer is not JSON: {text[:300]!r}") from exc
+
+
+def _request(method: str, request_id: int = 2) -> dict[str, Any]:
+    if method.startswith("notifications/"):
+        return {"jsonrpc": "2.0", "method": method}
+    params: dict[str, Any] = {}
+    if method == "tools/call":
+        params = {"name": "odoo_core_count", "arguments": {"model": "res.partner"}}
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+
+
+# -- Given --------------------------------------------------------------------------------------
+@given("the target serves MCP over HTTP")
+def _serves_http(world: World) -> None:
+    if "http" not in world.target.capabilities.features:
+        not_applicable("the target does not claim the capability 'http'")
+
+
+@given("the target authenticates HTTP callers")
+def _authenticates(world: World) -> None:
+    if "http_auth" not in world.target.capabilities.features:
+        not_applicable("the target does not claim the capability 'http_auth'")
+
+
+@given("the server runs without HTTP sessions")
+def _stateless(world: World) -> None:
+    if "http_stateless" not in world.target.capabilities.features:
+        not_applicable("the target does not claim the capability 'http_stateless'")
+    world.configure("stateless_http", True)
+
+
+# -- When ---------------------------------------------------------------------------------------
+@when(parsers.parse('the client initializes a session with protocol version "{version}"'))
+def _initialize(world: World, version: str, token: str = "own") -> None:
+    answer = _send(world, "POST", _initialize_request(version), session="none", token=token)
+    if "mcp-session-id" in answer.headers:
+        world.remembered[_SESSION] = answer.headers["mcp-session-id"]
+    if answer.status_code == 200:
+        result = _message(world).get("result", {})
+        world.remembered[_VERSION] = result.get("protocolVersion")
+
+
+@when(parsers.parse('the client initializes a session as "{user}"'))
+def _initialize_as(world: World, user: str) -> None:
+    _initialize(world, "2025-06-18", token=f"user:{user}")
+    _send(world, "POST", _request("notifications/initialized"), session="own", token=f"user:{user}")
+
+
+@when(parsers.parse('the client counts "{model}" records on its session as "{user}"'))
+def _count_as(world: World, model: str, user: str) -> None:
+    world.control.clear_calls()
+    body = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "odoo_core_count", "arguments": {"model": model}}}  # fmt: skip
+    _send(world, "POST", body, session="own", token=f"user:{user}")
+
+
+@when(parsers.parse('the client initializes a session through the host "{host}"'))
+def _through_host(world: World, host: str) -> None:
+    headers = {**_headers(world, "own"), "Host": host}
+    with httpx2.Client(timeout=30) as http:
+        world.remembered[_ANSWER] = http.post(
+            _url(world), json=_initialize_request(), headers=headers
+        )
+
+
+@when(parsers.parse('the client sends "{method}" on its session'))
+def _on_session(world: World, method: str) -> None:
+    _send(world, "POST", _request(method), session="own")
+
+
+@when(parsers.parse('the client sends "{method}" without a session id'))
+def _without_session(world: World, method: str) -> None:
+    _send(world, "POST", _request(method), session="none")
+
+
+@when(parsers.parse('the client sends "{method}" on the session "{session}"'))
+def _on_other_session(world: World, method: str, session: str) -> None:
+    _send(world, "POST", _request(method), session=session)
+
+
+@when(parsers.parse('the client sends "{method}" on its session with the token of "{user}"'))
+def _as_other_user(world: World, method: str, user: str) -> None:
+    _send(world, "POST", _request(method), session="own", token=f"user:{user}")
+
+
+@when(parsers.parse('the client sends "{method}" without a session id and without a token'))
+def _no_token(world: World, method: str) -> None:
+    world.control.clear_calls()
+    _send(world, "POST", _request(method), session="none", token="none")
+
+
+@when(parsers.parse('the client sends "{method}" without a session id and the token "{token}"'))
+def _bad_token(world: World, method: str, token: str) -> None:
+    world.control.clear_calls()
+    _send(world, "POST", _request(method), session="none", token=f"bearer:{token}")
+
+
+@when("the client sends malformed JSON on its session")
+def _malformed(world: World) -> None:
+    headers = {**_headers(world, "own"), "Mcp-Session-Id": str(world.remembered.get(_SESSION))}
+    with httpx2.Client(timeout=30) as http:
+        world.remembered[_ANSWER] = http.post(_url(world), content=b"{not json", headers=headers)
+
+
+@when("the client ends its session")
+def _end(world: World) -> None:
+    _send(world, "DELETE", None, session="own")
+
+
+@when("the client checks the health endpoint without a token")
+def _health(world: World) -> None:
+    url = _url(world)
+    base = url[: url.index("/", len("http://"))] if url.count("/") > 2 else url
+    with httpx2.Client(timeout=30) as http:
+        world.remembered[_ANSWER] = http.get(f"{base}/health")
+
+
+# -- Then ---------------------------------------------------------------------------------------
+@then(parsers.parse("the HTTP status is {status:d}"))
+def _status(world: World, status: int) -> None:
+    answer = _answer(world)
+    assert answer.status_code == status, (
+        f"HTTP {answer.status_code}, expected {status}: {answer.text[:300]!r}"
+    )
+
+
+@then(parsers.parse('the answer has the header "{name}"'))
+def _has_header(world: World, name: str) -> None:
+    assert name.lower() in _answer(world).headers, f"no {name} header: {_answer(world).headers}"
+
+
+@then(parsers.parse('the answer has no header "{name}"'))
+def _no_header(world: World, name: str) -> None:
+    assert name.lower() not in _answer(world).headers, f"{name}: {_answer(world).headers}"
+
+
+@then(parsers.parse('the answer header "{name}" starts with "{prefix}"'))
+def _header_prefix(world: World, name: str, prefix: str) -> None:
+    value = _answer(world).headers.get(name, "")
+    assert value.lower().startswith(prefix.lower()), f"{name}: {value!r}"
+
+
+@then("the request is refused with a 4xx status")
+def _refused(world: World) -> None:
+    answer = _answer(world)
+    assert 400 <= answer.status_code < 500, f"HTTP {answer.status_code}: {answer.text[:300]!r}"
+
+
+@then("the answer has no body")
+def _no_body(world: World) -> None:
+    assert _answer(world).content == b"", f"a body: {_answer(world).text[:200]!r}"
+
+
+@then(parsers.parse('the JSON-RPC answer "{path}" is {value}'))
+def _rpc_path(world: World, path: str, value: str) -> None:
+    actual, expected = lookup(_message(world), path), json.loads(value)
+    assert actual is not MISSING, f"the answer has no {path!r}: {_message(world)}"
+    assert matches(actual, expected), f"{path} is {json.dumps(actual)[:300]}, expected {value}"
+
+
+@then(parsers.parse('the JSON-RPC answer "{path}" includes {value}'))
+def _rpc_includes(world: World, path: str, value: str) -> None:
+    actual, expected = lookup(_message(world), path), json.loads(value)
+    assert isinstance(actual, list), f"{path} is not a list: {json.dumps(actual)[:300]}"
+    assert expected in actual, f"{path} is {json.dumps(actual)[:300]}, without {value}"
+
+
+@then(parsers.parse("the JSON-RPC answer is an error with code {code:d}"))
+def _rpc_error(world: World, code: int) -> None:
+    message = _message(world)
+    assert isinstance(message, dict) and "error" in message, f"not an error: {message}"
+    assert message["error"].get("code") == code, f"error {message['error']}, expected {code}"
+
+
+@then("Odoo received no data call")
+def _no_data_call(world: World) -> None:
+    """Checking a token may cost the token's own "who am I" call, never a data call."""
+    calls = [
+        c for c in world.control.data_calls()
+        if (c.get("model"), c.get("method")) != ("res.users", "context_get")
+    ]  # fmt: skip
+    assert not calls, f"Odoo received data calls: {calls}"

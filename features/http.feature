@@ -1,0 +1,142 @@
+@HTTP
+Feature: Streamable HTTP sessions and per-caller Bearer API keys
+  The HTTP session guide's behaviours, checked with plain HTTP requests on the target's MCP
+  endpoint: statuses, headers and session ids that an MCP client library would hide.
+  N/A for targets that do not serve HTTP.
+
+  Background:
+    Given the target serves MCP over HTTP
+
+  @REQ-HTTP-01 @REQ-HTTP-02
+  Scenario: initialize opens a session and answers the server's capabilities
+    When the client initializes a session with protocol version "2025-06-18"
+    Then the HTTP status is 200
+    And the answer has the header "Mcp-Session-Id"
+    And the JSON-RPC answer "result.protocolVersion" is "2025-06-18"
+    And the JSON-RPC answer "result.capabilities.tools" is {}
+
+  @REQ-HTTP-03 @REQ-HTTP-06 @REQ-HTTP-08
+  Scenario: a session lives from initialize to DELETE, and is unknown afterwards
+    When the client initializes a session with protocol version "2025-06-18"
+    And the client sends "notifications/initialized" on its session
+    Then the HTTP status is 202
+    And the answer has no body
+    When the client sends "tools/list" on its session
+    Then the HTTP status is 200
+    When the client ends its session
+    Then the HTTP status is 200
+    When the client sends "tools/list" on its session
+    Then the HTTP status is 404
+
+  @REQ-HTTP-04 @REQ-HTTP-08
+  Scenario: without an initialized session only initialize is accepted
+    When the client sends "tools/list" without a session id
+    Then the HTTP status is 400
+    When the client sends "tools/call" without a session id
+    Then the HTTP status is 400
+    And Odoo received no data call
+
+  @REQ-HTTP-05
+  Scenario: discovery requests are answered while the session is initializing
+    When the client initializes a session with protocol version "2025-06-18"
+    And the client sends "tools/list" on its session
+    Then the HTTP status is 200
+    And the JSON-RPC answer "result.tools[*].name" includes "odoo_core_search_read"
+    When the client sends "prompts/list" on its session
+    Then the HTTP status is 200
+    When the client sends "ping" on its session
+    Then the HTTP status is 200
+
+  @REQ-HTTP-07 @REQ-HTTP-09
+  Scenario: JSON-RPC errors travel with HTTP 200 and cost no Odoo call
+    When the client initializes a session with protocol version "2025-06-18"
+    And the client sends "notifications/initialized" on its session
+    And the client sends "no/such_method" on its session
+    Then the HTTP status is 200
+    And the JSON-RPC answer is an error with code -32601
+    And Odoo received no data call
+
+  @REQ-HTTP-08
+  Scenario: transport errors are HTTP statuses
+    When the client sends "tools/list" on the session "no-such-session"
+    Then the HTTP status is 404
+    When the client initializes a session with protocol version "2025-06-18"
+    And the client sends malformed JSON on its session
+    Then the HTTP status is 400
+
+  @REQ-HTTP-10
+  Scenario Outline: the protocol version the client asks for is negotiated
+    When the client initializes a session with protocol version "<version>"
+    Then the HTTP status is 200
+    And the JSON-RPC answer "result.protocolVersion" is "<version>"
+
+    Examples:
+      | version    |
+      | 2025-06-18 |
+      | 2025-11-25 |
+      | 2025-03-26 |
+
+  @REQ-HTTP-11
+  Scenario: a stateless server answers without sessions
+    Given the server runs without HTTP sessions
+    When the client sends "tools/list" without a session id
+    Then the HTTP status is 200
+    And the answer has no header "Mcp-Session-Id"
+
+  @REQ-HTTP-12 @REQ-HTTP-18
+  Scenario: the public URL's host is accepted, other hosts are refused (DNS rebinding)
+    Given the server setting "public_url" is "https://mcp.example.com/mcp"
+    When the client initializes a session through the host "mcp.example.com"
+    Then the HTTP status is 200
+    When the client initializes a session through the host "evil.example.net"
+    Then the request is refused with a 4xx status
+
+  @REQ-HTTP-13
+  Scenario: a request without a valid Bearer token is refused before Odoo is called
+    Given the target authenticates HTTP callers
+    When the client sends "initialize" without a session id and without a token
+    Then the HTTP status is 401
+    And the answer header "WWW-Authenticate" starts with "Bearer"
+    And the answer has no header "Mcp-Session-Id"
+    And Odoo received no data call
+    When the client sends "initialize" without a session id and the token "not-an-odoo-key"
+    Then the HTTP status is 401
+    And the answer header "WWW-Authenticate" starts with "Bearer"
+    And Odoo received no data call
+
+  @REQ-HTTP-14
+  Scenario: a session belongs to the user who opened it
+    Given the target authenticates HTTP callers
+    When the client initializes a session as "admin"
+    And the client sends "tools/list" on its session with the token of "demo"
+    Then the request is refused with a 4xx status
+    When the client counts "sale.order" records on its session as "admin"
+    Then the HTTP status is 200
+    And the JSON-RPC answer "result.structuredContent.count" is 39
+
+  @REQ-HTTP-15 @REQ-HTTP-16
+  Scenario: each session acts as its own Odoo user on one server
+    Given the target authenticates HTTP callers
+    When the client initializes a session as "demo"
+    And the client counts "sale.order" records on its session as "demo"
+    Then the JSON-RPC answer "result.structuredContent.count" is 17
+    When the client initializes a session as "admin"
+    And the client counts "sale.order" records on its session as "admin"
+    Then the JSON-RPC answer "result.structuredContent.count" is 39
+
+  @REQ-HTTP-19
+  Scenario: the health endpoint answers without a token
+    When the client checks the health endpoint without a token
+    Then the HTTP status is 200
+
+  @REQ-HTTP-17 @needs_error_logs
+  Scenario: at the warning log level the server logs no request chatter
+    Given the target authenticates HTTP callers
+    And the server setting "log_level" is "warning"
+    When the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner"}
+      """
+    Then the call succeeds
+    And the server log does not contain " INFO "
+    And the server log does not contain " DEBUG "
