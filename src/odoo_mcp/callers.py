@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from odoo_mcp.connection import ConnectionManager
@@ -24,10 +25,28 @@ from odoo_mcp.connection.base import CallOutcome, OdooCalls, OdooValue
 from odoo_mcp.connection.shapes import ConnectionInfo
 from odoo_mcp.connection.version import OdooVersion
 
-__all__ = ["CALLER_SCOPE_KEY", "CallerRouter", "acting_as", "as_request_caller", "caller_of"]
+__all__ = [
+    "CALLER_SCOPE_KEY",
+    "Caller",
+    "CallerRouter",
+    "acting_as",
+    "as_request_caller",
+    "caller_of",
+]
 
 #: The ASGI scope key where the HTTP transport leaves the caller's connection.
 CALLER_SCOPE_KEY: Final = "odoo_mcp.caller"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """An authenticated HTTP caller: its own connection and the uid Odoo gave its token (kept
+    here: the connection's live uid is None while it reconnects). ``uid`` None: a token Odoo
+    could not check yet (unreachable); its connection authenticates before any call."""
+
+    connection: ConnectionManager
+    uid: int | None
+
 
 _CURRENT: ContextVar[ConnectionManager | None] = ContextVar("odoo_mcp_caller", default=None)
 
@@ -43,12 +62,12 @@ def acting_as(connection: ConnectionManager | None) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
-def caller_of(request_context: Any) -> ConnectionManager | None:
-    """The caller's connection the HTTP transport attached to this request, if any."""
+def caller_of(request_context: Any) -> Caller | None:
+    """The caller the HTTP transport attached to this request, if any."""
     request = getattr(request_context, "request", None)
     scope = getattr(request, "scope", None)
     found = scope.get(CALLER_SCOPE_KEY) if isinstance(scope, Mapping) else None
-    return found if isinstance(found, ConnectionManager) else None
+    return found if isinstance(found, Caller) else None
 
 
 ParamsT = TypeVar("ParamsT")
@@ -61,7 +80,8 @@ def as_request_caller(
     """REQ-HTTP-15: wrap an MCP request handler so it runs as the request's caller."""
 
     async def run(ctx: Any, params: ParamsT) -> ResultT:
-        with acting_as(caller_of(ctx)):
+        caller = caller_of(ctx)
+        with acting_as(caller.connection if caller is not None else None):
             return await handler(ctx, params)
 
     return run

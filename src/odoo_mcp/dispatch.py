@@ -27,7 +27,7 @@ from mcp.types import (
 )
 from pydantic import BaseModel, ValidationError
 
-from odoo_mcp.callers import CallerRouter
+from odoo_mcp.callers import CallerRouter, caller_of
 from odoo_mcp.connection import OdooError
 from odoo_mcp.domain_values import DomainError
 from odoo_mcp.errors import (
@@ -55,10 +55,13 @@ _NAMED_OPERATIONS: Final[Mapping[str, Operation]] = {
 
 
 def session_key(ctx: ServerRequestContext[Any, Any]) -> str:
-    """REQ-11-20: the MCP session a call belongs to, for per-session rate limits.
+    """REQ-11-20, REQ-HTTP-16: the MCP session a call belongs to, for per-session rate limits
+    and audit records.
 
     The SDK builds a new session proxy per message, so the key is the ``Mcp-Session-Id`` header
-    on HTTP; a stdio (or in-process) server has exactly one client.
+    on HTTP. A stateless HTTP server has no session id: each authenticated caller is then its
+    own bucket (``uid:<n>``), never one bucket shared by every caller. A stdio (or in-process)
+    server has exactly one client.
     """
     request = ctx.request
     headers = getattr(request, "headers", None)
@@ -66,6 +69,10 @@ def session_key(ctx: ServerRequestContext[Any, Any]) -> str:
         found = headers.get("mcp-session-id")
         if found:
             return str(found)
+        caller = caller_of(ctx)
+        if caller is not None:
+            return f"uid:{caller.uid}"
+        return "http"
     return "stdio"
 
 

@@ -178,3 +178,22 @@ def test_a_public_host_serves_with_authentication_on(fake: FakeOdoo) -> None:
         assert httpx2.post(f"{public}/mcp", json=INIT, headers=proxied).status_code == 200
         rebound = {**token, "Host": "evil.example.net"}
         assert httpx2.post(f"{public}/mcp", json=INIT, headers=rebound).status_code == 421
+
+
+def test_stateless_callers_have_their_own_rate_limits(fake: FakeOdoo) -> None:
+    """REQ-HTTP-16, REQ-11-20: without sessions, each authenticated user is its own bucket."""
+    assert fake.url is not None
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "odoo_core_count", "arguments": {"model": "res.partner"}}}  # fmt: skip
+    limits = {"ODOO_MCP_RATE_LIMIT": "true", "ODOO_MCP_RATE_LIMIT_RPM": "2",
+              "ODOO_MCP_RATE_LIMIT_BURST": "2"}  # fmt: skip
+    for stateless in serve_http(fake.url, "--http-auth", "on", "--stateless", **limits):
+
+        def count(token: str) -> bool:
+            headers = {**ACCEPT, "Authorization": f"Bearer {token}"}
+            answer = httpx2.post(f"{stateless}/mcp", json=call, headers=headers)
+            assert answer.status_code == 200, answer.text
+            return '"isError":true' not in answer.text.replace(" ", "")
+
+        assert [count(ADMIN_API_KEY) for _ in range(3)] == [True, True, False]
+        assert count(DEMO_API_KEY)  # demo's bucket is untouched by admin's calls

@@ -27,18 +27,17 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 import anyio
 from pydantic import SecretStr
 
-from odoo_mcp.callers import CALLER_SCOPE_KEY
+from odoo_mcp.callers import CALLER_SCOPE_KEY, Caller
 from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.connection.errors import OdooConnectionError
 from odoo_mcp.connection.settings import ConnectionSettings
 
-__all__ = ["BearerAuth", "Caller", "CallerConnections", "CallerRefused"]
+__all__ = ["BearerAuth", "CallerConnections", "CallerRefused"]
 
 logger = logging.getLogger("odoo_mcp.http.auth")
 
@@ -52,15 +51,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_CALLERS: Final = 256
 #: Sessions remembered with their owner; the SDK caps sessions too (and ends idle ones).
 MAX_BOUND_SESSIONS: Final = 10_000
-
-
-@dataclass(frozen=True)
-class Caller:
-    """An authenticated caller: its own connection and the uid Odoo gave its token (kept
-    here: the connection's live uid is None while it reconnects)."""
-
-    connection: ConnectionManager
-    uid: int | None
 
 
 class CallerRefused(Exception):
@@ -228,7 +218,7 @@ class BearerAuth:
             if refusal is not None:
                 await _refuse(send, *refusal)
                 return
-            scope[CALLER_SCOPE_KEY] = caller.connection
+            scope[CALLER_SCOPE_KEY] = caller
             await self.app(scope, receive, self._binding(scope, send, caller.uid))
         finally:
             if unverified:
