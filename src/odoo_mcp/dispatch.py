@@ -28,6 +28,7 @@ from mcp.types import (
 from pydantic import BaseModel, ValidationError
 
 from odoo_mcp.callers import CallerRouter, caller_of
+from odoo_mcp.client_logging import ClientLogLevels, mcp_level
 from odoo_mcp.connection import OdooError
 from odoo_mcp.domain_values import DomainError
 from odoo_mcp.errors import (
@@ -36,6 +37,7 @@ from odoo_mcp.errors import (
     internal_error,
     invalid_params_error,
     log_error,
+    log_level,
     unknown_tool_error,
 )
 from odoo_mcp.safety import AuditLogger, Operation, RateLimiter, annotations_for
@@ -142,6 +144,7 @@ class ToolDispatcher:
         limiter: RateLimiter,
         audit: AuditLogger,
         connection: CallerRouter,
+        client_log: ClientLogLevels | None = None,
     ) -> None:
         self.specs: dict[str, AnySpec] = {spec.name: spec for spec in specs}
         self.definitions = [tool_definition(spec) for spec in self.specs.values()]
@@ -149,6 +152,7 @@ class ToolDispatcher:
         self.limiter = limiter
         self.audit = audit
         self.connection = connection
+        self.client_log = client_log
 
     def input_schema(self, name: str) -> dict[str, Any] | None:
         """REQ-10-16: the schema the SDK may check header parameters against."""
@@ -182,10 +186,13 @@ class ToolDispatcher:
             response, refusal = error_tool_result(exc, model=model)
             log_error(response, model=model, method=None, kwargs=dict(params.arguments or {}))
             return refusal
-        return await self._run(spec, arguments, session_key(ctx))
+        return await self._run(spec, arguments, ctx)
 
-    async def _run(self, spec: AnySpec, params: BaseModel, session: str) -> CallToolResult:
+    async def _run(
+        self, spec: AnySpec, params: BaseModel, ctx: ServerRequestContext[Any, Any]
+    ) -> CallToolResult:
         """REQ-11-20 rate limit, REQ-11-22 audit, REQ-10-14 no traceback in the result."""
+        session = session_key(ctx)
         model = getattr(params, "model", None)
         model = model if isinstance(model, str) else None
         started = time.perf_counter()
@@ -204,6 +211,14 @@ class ToolDispatcher:
                 logger.error("tool %s failed unexpectedly", spec.name, exc_info=exc)
                 raise internal_error(exc) from None
             log_error(response, model=model, method=method, kwargs=_arguments(params))
+            if self.client_log is not None:
+                await self.client_log.send(
+                    ctx,
+                    mcp_level(log_level(response.category)),
+                    {"tool": spec.name, "model": model, "method": method,
+                     "category": response.category.value, "code": response.code,
+                     "message": response.message},
+                )  # fmt: skip
             return error_result
         self._audit(spec, params, session, model, started, success=True, result=result)
         payload = result.model_dump(mode="json", by_alias=True)

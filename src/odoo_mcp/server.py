@@ -28,6 +28,7 @@ from mcp.types import (
     GetPromptRequestParams,
     PaginatedRequestParams,
     ReadResourceRequestParams,
+    SetLevelRequestParams,
     SubscribeRequestParams,
     SubscriptionsListenRequestParams,
     UnsubscribeRequestParams,
@@ -35,9 +36,10 @@ from mcp.types import (
 
 from odoo_mcp import contracts
 from odoo_mcp.callers import CallerRouter, as_request_caller
+from odoo_mcp.client_logging import ClientLogLevels
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.dispatch import AnySpec, ToolDispatcher
+from odoo_mcp.dispatch import AnySpec, ToolDispatcher, session_key
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.resources.handlers import ListenWatcher, ResourceHandlers, SubscriptionHandlers
@@ -135,12 +137,14 @@ def build_server(
         search_max_limit=config.search_max_limit,
         tool_names=tuple(spec.name for spec in specs),
     )
+    client_log = ClientLogLevels(session_key)
     dispatcher = ToolDispatcher(
         specs,
         context,
         limiter=RateLimiter(config.rate_limits()),
         audit=AuditLogger(config.audit_settings()),
         connection=odoo,
+        client_log=client_log,
     )
 
     bus = InMemorySubscriptionBus()
@@ -184,6 +188,8 @@ def build_server(
         "tools/call", CallToolRequestParams, as_request_caller(dispatcher.call_tool)
     )
     low.get_tool_input_schema = dispatcher.input_schema
+    # MCP logging (2025 era): failed tool calls are sent to clients that set a level
+    low.add_request_handler("logging/setLevel", SetLevelRequestParams, client_log.set_level)
     # SPEC-06: resources and prompts, behind the same safety policy as the tools
     limits = config.rate_limits()
     resources = ResourceHandlers(

@@ -183,15 +183,15 @@ def test_a_public_host_serves_with_authentication_on(fake: FakeOdoo) -> None:
 def test_stateless_callers_have_their_own_rate_limits(fake: FakeOdoo) -> None:
     """REQ-HTTP-16, REQ-11-20: without sessions, each authenticated user is its own bucket."""
     assert fake.url is not None
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "odoo_core_count", "arguments": {"model": "res.partner"}}}  # fmt: skip
+    params = {"name": "odoo_core_count", "arguments": {"model": "res.partner"}}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
     limits = {"ODOO_MCP_RATE_LIMIT": "true", "ODOO_MCP_RATE_LIMIT_RPM": "2",
               "ODOO_MCP_RATE_LIMIT_BURST": "2"}  # fmt: skip
     for stateless in serve_http(fake.url, "--http-auth", "on", "--stateless", **limits):
 
-        def count(token: str) -> bool:
+        def count(token: str, base: str = stateless) -> bool:
             headers = {**ACCEPT, "Authorization": f"Bearer {token}"}
-            answer = httpx2.post(f"{stateless}/mcp", json=call, headers=headers)
+            answer = httpx2.post(f"{base}/mcp", json=call, headers=headers)
             assert answer.status_code == 200, answer.text
             return '"isError":true' not in answer.text.replace(" ", "")
 
