@@ -1,13 +1,16 @@
 @SPEC-10
 Feature: Errors a language model can act on
-  Every Odoo, safety and network error comes back as one JSON object: a category, a code, a
-  message, a suggestion naming the tool to use next, and whether a retry can help. Never a
-  traceback.
+  Every Odoo, safety and validation error comes back as a tool result holding one JSON object:
+  a category, a code, a message, a suggestion naming the tool to use next, and whether a retry
+  can help. Never a traceback. Classification reads what each protocol carries: XML-RPC fault
+  codes and texts, JSON-RPC's data.name, JSON-2's HTTP status and error name. Unknown tools and
+  arguments that break a tool's schema are JSON-RPC errors instead.
 
   Background:
     Given the server runs in "full" mode
 
-  @REQ-10-01 @REQ-10-02 @REQ-10-03 @REQ-10-04 @REQ-10-17
+  # -- The error object --------------------------------------------------------------------
+  @REQ-10-01 @REQ-10-02 @REQ-10-03 @REQ-10-04 @REQ-10-06 @REQ-10-17
   Scenario: a validation error is a tool result with the full structure
     When the client calls "odoo_core_create" with:
       """
@@ -15,11 +18,158 @@ Feature: Errors a language model can act on
       """
     Then the error response has the SPEC-10 structure
     And the error category is "validation"
+    And the result "code" is "MISSING_REQUIRED_FIELD"
+    And the result "retry" is true
     And the result "details.model" is "sale.order"
-    And the result "original_error" matches the pattern "[\w.]+(Error|Exception)?: .+"
+    And the result "details.field" is "partner_id"
+    And the error message names "partner_id"
+    And the result "original_error" matches the pattern "([\w.]+\.)?(ValidationError|UserError): .*\(partner_id\).*"
 
+  @REQ-10-17
+  Scenario Outline: <source> errors are tool results with isError, not JSON-RPC errors
+    When the client calls "odoo_core_search_read" with:
+      """
+      <arguments>
+      """
+    Then the error response has the SPEC-10 structure
+    And the error category is "<category>"
+
+    Examples:
+      | source     | arguments                                                 | category   |
+      | Odoo       | {"model": "no.such.model"}                                | not_found  |
+      | safety     | {"model": "res.users.apikeys"}                            | access     |
+      | validation | {"model": "res.partner", "domain": [["name", "~~", "x"]]} | validation |
+
+  # -- Suggestions -------------------------------------------------------------------------
+  @REQ-10-09 @REQ-10-10
+  Scenario Outline: the suggestion for <error> names the tool to use next
+    Given the id of the "stock.picking" record matching [["state", "=", "done"]] is "done"
+    When the client calls "<tool>" with:
+      """
+      <arguments>
+      """
+    Then the error response has the SPEC-10 structure
+    And the result "suggestion" matches the pattern "<suggestion>"
+
+    Examples:
+      | error                | tool                  | arguments                                                                  | suggestion                              |
+      | a missing field      | odoo_core_create      | {"model": "sale.order", "values": {"note": "x"}}                           | .*partner_id.*odoo_core_\w+.*           |
+      | an unknown model     | odoo_core_read        | {"model": "no.such.model", "ids": [1]}                                     | .*odoo_core_list_models.*               |
+      | a missing record     | odoo_core_write       | {"model": "res.partner", "ids": [999999], "values": {"name": "x"}}         | .*odoo_core_search_read.*res\.partner.* |
+      | an unknown field     | odoo_core_read        | {"model": "res.partner", "ids": [9], "fields": ["no_such_field"]}          | .*odoo_core_fields_get.*res\.partner.*  |
+      | a domain on no field | odoo_core_search_read | {"model": "res.partner", "domain": [["no_such_field", "=", 1]]}            | .*odoo_core_fields_get.*                |
+      | a wrong state        | odoo_core_execute     | {"model": "stock.picking", "method": "action_cancel", "args": [["$done"]]} | .*Done.*odoo_core_\w+.*                 |
+      | an unknown method    | odoo_core_execute     | {"model": "res.partner", "method": "frobnicate", "args": [[9]]}            | .*odoo_core_execute.*                   |
+
+  # -- MCP error codes ---------------------------------------------------------------------
+  @REQ-10-16
+  Scenario: an unknown tool is JSON-RPC error -32601
+    When the client calls "odoo_core_teleport" with:
+      """
+      {"model": "res.partner"}
+      """
+    Then the call is rejected with JSON-RPC error -32601
+    And Odoo received no call
+
+  @REQ-10-16
+  Scenario Outline: arguments that break the schema are JSON-RPC error -32602
+    When the client calls "odoo_core_search_read" with:
+      """
+      <arguments>
+      """
+    Then the call is rejected with JSON-RPC error -32602
+    And Odoo received no call
+
+    Examples:
+      | arguments                                 |
+      | {"domain": []}                            |
+      | {"model": "res.partner", "limit": "many"} |
+      | {"model": "res.partner", "offset": -1}    |
+      | {"model": "res.partner", "unexpected": 1} |
+      | {"model": ["res.partner"]}                |
+
+  # -- Logging (the server's stderr) -------------------------------------------------------
+  @REQ-10-18 @REQ-10-19 @needs_error_logs
+  Scenario Outline: a <category> error is logged as a warning with its model, method and code
+    Given the id of the "stock.picking" record matching [["state", "=", "done"]] is "done"
+    When the client calls "<tool>" with:
+      """
+      <arguments>
+      """
+    Then the error category is "<category>"
+    And the server log has a WARNING line with "<model>", "<method>", "<code>" and "<marker>"
+
+    Examples:
+      | category   | tool              | arguments                                                                                                                   | model         | method        | code                     | marker        |
+      | validation | odoo_core_create  | {"model": "sale.order", "values": {"note": "kit-log-valid"}}                                                                | sale.order    | create        | MISSING_REQUIRED_FIELD   | kit-log-valid |
+      | not_found  | odoo_core_write   | {"model": "res.partner", "ids": [999999], "values": {"name": "kit-log-gone"}}                                               | res.partner   | write         | RECORD_NOT_FOUND         | kit-log-gone  |
+      | state      | odoo_core_execute | {"model": "stock.picking", "method": "action_cancel", "args": [["$done"]], "kwargs": {"context": {"kit": "kit-log-state"}}} | stock.picking | action_cancel | INVALID_STATE_TRANSITION | kit-log-state |
+
+  @REQ-10-18 @REQ-10-19 @needs_error_logs
+  Scenario: an unknown error is logged as an error
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "read", "args": [[9], 5], "kwargs": {"context": {"kit": "kit-log-unknown"}}}
+      """
+    Then the error category is "unknown"
+    And the server log has an ERROR line with "res.partner", "read", "UNKNOWN_ERROR" and "kit-log-unknown"
+
+  @REQ-10-19 @needs_error_logs
+  Scenario: a password in the arguments is logged masked
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "sale.order", "values": {"note": "kit-log-secret", "password": "hunter2"}}
+      """
+    Then the error response has the SPEC-10 structure
+    And the server log has a line with "sale.order", "create" and "kit-log-secret"
+    And the server log does not contain "hunter2"
+
+  # -- Access refusals (the demo user) -----------------------------------------------------
+  @REQ-10-01 @REQ-10-05 @REQ-10-07 @REQ-10-15
+  Scenario Outline: access refusals are access errors, never retried, over <protocol>
+    Given the server connects to Odoo as the demo user
+    And the server talks to Odoo over "<protocol>"
+    And a "account.move" record created outside the server as "invoice" with:
+      """
+      {"move_type": "out_invoice", "partner_id": 9, "invoice_user_id": false}
+      """
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "account.payment", "fields": ["name"]}
+      """
+    Then the error response has the SPEC-10 structure
+    And the error category is "access"
+    And the result "details.model" is "account.payment"
+    And the error says not to retry
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "account.move", "method": "action_post", "args": [["$invoice"]]}
+      """
+    Then the error response has the SPEC-10 structure
+    And the error category is "access"
+    And the result "code" is "ACCESS_DENIED"
+    And the error says not to retry
+
+    Examples:
+      | protocol |
+      | xmlrpc   |
+      | jsonrpc  |
+      | json2    |
+
+  @REQ-10-18 @REQ-10-19 @needs_error_logs
+  Scenario: an access error is logged as an error
+    Given the server connects to Odoo as the demo user
+    And the server talks to Odoo over "xmlrpc"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "account.payment", "domain": [["name", "!=", "kit-log-access"]], "fields": ["name"]}
+      """
+    Then the error category is "access"
+    And the server log has an ERROR line with "account.payment", "search_read" and "kit-log-access"
+
+  # -- Classification per protocol ---------------------------------------------------------
   @REQ-10-05 @REQ-10-06 @REQ-10-07 @REQ-10-15
-  Scenario Outline: Odoo errors are classified the same way on every protocol
+  Scenario Outline: Odoo errors are classified the same way over <protocol>
     Given the server talks to Odoo over "<protocol>"
     When the client calls "odoo_core_write" with:
       """
@@ -27,6 +177,8 @@ Feature: Errors a language model can act on
       """
     Then the error response has the SPEC-10 structure
     And the error category is "not_found"
+    And the result "code" is "RECORD_NOT_FOUND"
+    And the result "details.model" is "res.partner"
     And the result "retry" is true
     When the client calls "odoo_core_create" with:
       """
@@ -36,6 +188,7 @@ Feature: Errors a language model can act on
     And the result "code" is "MISSING_REQUIRED_FIELD"
     And the result "details.field" is "partner_id"
     And the result "details.model" is "sale.order"
+    And the result "retry" is true
     When the client calls "odoo_core_read" with:
       """
       {"model": "no.such.model", "ids": [1]}
@@ -50,72 +203,102 @@ Feature: Errors a language model can act on
       | jsonrpc  |
       | json2    |
 
-  @REQ-10-05 @REQ-10-07 @REQ-10-15
-  Scenario Outline: an access error is classified as access, not retried
-    Given the server connects to Odoo as the demo user
-    And the server talks to Odoo over "<protocol>"
-    When the client calls "odoo_core_search_read" with:
+  # XML-RPC fault 2 is Odoo's UserError family (UserError, ValidationError, MissingError): the
+  # wire does not say which, so a ValidationError no pattern knows is a USER_ERROR there.
+  @REQ-10-01 @REQ-10-05 @REQ-10-07 @REQ-10-15
+  Scenario Outline: an error no pattern knows is classified by its exception over <protocol>
+    Given the server talks to Odoo over "<protocol>"
+    And a "account.move" record created outside the server as "empty" with:
       """
-      {"model": "account.payment", "fields": ["name"]}
+      {"move_type": "out_invoice", "partner_id": 9}
+      """
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "account.move", "method": "action_post", "args": [["$empty"]]}
       """
     Then the error response has the SPEC-10 structure
-    And the error category is "access"
-    And the result "retry" is false
+    And the error category is "validation"
+    And the result "code" is "USER_ERROR"
+    And the result "retry" is true
+    When the client calls "odoo_core_write" with:
+      """
+      {"model": "res.partner", "ids": [9], "values": {"parent_id": 9}}
+      """
+    Then the error category is "validation"
+    And the result "code" is "<validation error>"
+    And the error message names "recursive"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "read_group", "args": [[], ["id:bogus"], ["country_id"]]}
+      """
+    Then the error category is "validation"
+    And the result "code" is "VALUE_ERROR"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "read", "args": [[9], 5]}
+      """
+    Then the error response has the SPEC-10 structure
+    And the error category is "unknown"
+    And the result "code" is "UNKNOWN_ERROR"
+    And the error says not to retry
 
     Examples:
-      | protocol |
-      | xmlrpc   |
-      | json2    |
+      | protocol | validation error |
+      | xmlrpc   | USER_ERROR       |
+      | jsonrpc  | VALIDATION_ERROR |
+      | json2    | VALIDATION_ERROR |
 
   @REQ-10-05 @REQ-10-07
   Scenario: a unique constraint Odoo 19 reports as a ValidationError is a validation error
+    Given the server talks to Odoo over "json2"
     When the client calls "odoo_core_create" with:
       """
       {"model": "res.country", "values": {"name": "Spain Again", "code": "ES"}}
       """
     Then the error response has the SPEC-10 structure
     And the error category is "validation"
-    And the result "message" matches the pattern ".*must be unique.*"
+    And the result "code" is "VALIDATION_ERROR"
+    And the error message names "must be unique"
     And the result "retry" is true
 
-  @REQ-10-05 @REQ-10-07 @REQ-10-15
-  Scenario: a state error says what state is needed
-    Given the id of the "sale.order" record matching [["state", "=", "cancel"]] is "cancelled"
-    When the client calls "odoo_core_execute" with:
-      """
-      {"model": "sale.order", "method": "action_confirm", "args": [["$cancelled"]]}
-      """
-    Then the error response has the SPEC-10 structure
-    And the result "retry" is true
-
-  @REQ-10-09 @REQ-10-10
-  Scenario: suggestions name the tools to use next
-    When the client calls "odoo_core_create" with:
-      """
-      {"model": "sale.order", "values": {"note": "no customer"}}
-      """
-    Then the response text contains "odoo_core_"
-    When the client calls "odoo_core_read" with:
-      """
-      {"model": "no.such.model", "ids": [1]}
-      """
-    Then the result "suggestion" matches the pattern ".*odoo_core_list_models.*"
+  # XML-RPC (fault 3) and JSON-RPC (data.name AccessDenied) say "Access Denied" (pattern
+  # ACC-001); JSON-2 answers HTTP 401, which REQ-10-08 calls an expired session.
+  @REQ-10-05 @REQ-10-07 @REQ-10-08 @REQ-10-11 @REQ-10-15 @REQ-10a-01 @REQ-10a-02
+  Scenario Outline: Odoo refusing the server's credentials is an access error over <protocol>
+    Given the server talks to Odoo over "<protocol>"
+    And Odoo no longer accepts the server's credentials
     When the client calls "odoo_core_search_read" with:
       """
-      {"model": "res.partner", "domain": [["no_such_field", "=", 1]]}
+      {"model": "res.partner", "fields": ["name"], "limit": 1}
       """
-    Then the result "suggestion" matches the pattern ".*odoo_core_fields_get.*"
+    Then the error response has the SPEC-10 structure
+    And the error category is "access"
+    And the result "code" is "<code>"
+    And the error says not to retry
+
+    Examples:
+      | protocol | code            |
+      | xmlrpc   | ACCESS_DENIED   |
+      | jsonrpc  | ACCESS_DENIED   |
+      | json2    | SESSION_EXPIRED |
 
   @REQ-10-13 @REQ-10-14
-  Scenario Outline: tracebacks never reach the client
+  Scenario Outline: only the last line of Odoo's traceback reaches the client over <protocol>
     Given the server talks to Odoo over "<protocol>"
     When the client calls "odoo_core_execute" with:
       """
-      {"model": "res.partner", "method": "write", "args": [[999999], {"name": "x"}]}
+      {"model": "res.partner", "method": "read", "args": [[9], 5]}
       """
     Then the error response has the SPEC-10 structure
     And the error carries no traceback
-    And the result "original_error" matches the pattern "[^\n]+"
+    And the result "original_error" matches the pattern "(builtins\.)?TypeError: 'int' object is not iterable"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "frobnicate", "args": [[9]]}
+      """
+    Then the error response has the SPEC-10 structure
+    And the error carries no traceback
+    And the result "original_error" matches the pattern "[\w.]+: The method 'res\.partner\.frobnicate' does not exist"
 
     Examples:
       | protocol |
@@ -123,59 +306,32 @@ Feature: Errors a language model can act on
       | jsonrpc  |
       | json2    |
 
+  # -- Tools the mode hides ----------------------------------------------------------------
   @REQ-10-16
-  Scenario: an unknown tool is JSON-RPC error -32601
-    When the client calls "odoo_core_teleport" with:
+  Scenario: a tool the mode hides is an unknown tool, JSON-RPC error -32601
+    Given the server runs in "readonly" mode
+    When the client calls "odoo_core_create" with:
       """
-      {"model": "res.partner"}
+      {"model": "res.partner", "values": {"name": "Hidden"}}
       """
     Then the call is rejected with JSON-RPC error -32601
-
-  @REQ-10-16
-  Scenario Outline: arguments that break the schema are JSON-RPC error -32602
-    When the client calls "odoo_core_search_read" with:
-      """
-      <arguments>
-      """
-    Then the call is rejected with JSON-RPC error -32602
     And Odoo received no call
 
+  # -- The debug log -----------------------------------------------------------------------
+  @REQ-10-13 @REQ-10-18 @REQ-10-19 @needs_error_logs
+  Scenario Outline: Odoo's traceback goes to the debug log only, without credentials, over <protocol>
+    Given the server setting "log_level" is "debug"
+    And the server talks to Odoo over "<protocol>"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "read", "args": [[9], 5], "kwargs": {"context": {"kit": "kit-log-debug"}}}
+      """
+    Then the error category is "unknown"
+    And the server log has a DEBUG line with "res.partner" and "TypeError: 'int' object is not iterable"
+    And the server log contains "Traceback (most recent call last)"
+    And the server log does not contain the Odoo API key or password
+
     Examples:
-      | arguments                                        |
-      | {"domain": []}                                   |
-      | {"model": "res.partner", "limit": "many"}        |
-      | {"model": "res.partner", "offset": -1}           |
-      | {"model": "res.partner", "unexpected": 1}        |
-
-  @REQ-10-17
-  Scenario: Odoo errors are never JSON-RPC errors
-    When the client calls "odoo_core_read" with:
-      """
-      {"model": "no.such.model", "ids": [1]}
-      """
-    Then the error response has the SPEC-10 structure
-
-  @REQ-10-18 @REQ-10-19 @needs_error_logs
-  Scenario: errors are logged with their level, operation and code
-    When the client calls "odoo_core_create" with:
-      """
-      {"model": "sale.order", "values": {"note": "no customer", "password": "hunter2"}}
-      """
-    Then the call fails with error code "FIELD_BLOCKED"
-    When the client calls "odoo_core_create" with:
-      """
-      {"model": "sale.order", "values": {"note": "kit-log-marker"}}
-      """
-    Then the server log has a WARNING line with "sale.order" and "MISSING_REQUIRED_FIELD"
-    And the server log has a WARNING line with "create" and "kit-log-marker"
-    And the server log does not contain "hunter2"
-
-  @REQ-10-18 @needs_error_logs
-  Scenario: access errors are logged at error level
-    Given the server connects to Odoo as the demo user
-    When the client calls "odoo_core_search_read" with:
-      """
-      {"model": "account.payment", "fields": ["name"]}
-      """
-    Then the error category is "access"
-    And the server log has a ERROR line with "account.payment" and "search_read"
+      | protocol |
+      | xmlrpc   |
+      | json2    |

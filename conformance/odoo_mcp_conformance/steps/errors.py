@@ -1,71 +1,182 @@
-"""Steps of the error features: the server's log lines and the error response's shape."""
+"""Steps of the error features (SPEC-10, L2/10a): the error object, retry guidance, the
+server's log lines, and credentials Odoo stops accepting."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
+from typing import Any
 
-from pytest_bdd import parsers, then
+from pytest_bdd import given, parsers, then
 
 from odoo_mcp_conformance.world import World
 
-#: REQ-10-02: the keys an error response may carry
+#: REQ-10-02: the keys an error response may carry (retry_after: REQ-10-15)
 ERROR_KEYS = frozenset(
     {"error", "category", "code", "message", "details", "suggestion", "retry", "retry_after",
      "original_error"}
 )  # fmt: skip
+#: REQ-10-03: the keys every error response carries
+REQUIRED_KEYS = frozenset({"error", "category", "code", "message", "suggestion", "retry"})
+#: REQ-10-01: the ten categories
 CATEGORIES = frozenset(
     {"validation", "access", "not_found", "constraint", "state", "wizard", "connection",
      "rate_limit", "configuration", "unknown"}
 )  # fmt: skip
+#: REQ-10-14: what a Python traceback leaves in text (header, frame lines, caret lines)
+TRACEBACK_MARKS = (
+    re.compile(r"Traceback \(most recent call last\)"),
+    re.compile(r'File "[^"\n]+", line \d+'),
+    re.compile(r"^\s+\^{3,}\s*$", re.MULTILINE),
+    re.compile(r"During handling of the above exception"),
+)
+
+
+def error_data(world: World) -> dict[str, Any]:
+    """The JSON object of the last answer, which must be an ``isError`` tool result."""
+    outcome = world.last()
+    assert outcome.error is None, (
+        f"expected a tool result with isError true, got JSON-RPC error {outcome.error}"
+    )
+    assert outcome.is_error, f"expected isError true, got a result: {outcome.text[:300]}"
+    try:
+        data = json.loads(outcome.text)  # REQ-10-17: the text content is the JSON object
+    except ValueError as exc:
+        raise AssertionError(f"the error text is not JSON: {outcome.text[:300]!r}") from exc
+    assert isinstance(data, dict), f"the error is not a JSON object: {data!r}"
+    return data
 
 
 @then("the error response has the SPEC-10 structure")
 def _structure(world: World) -> None:
-    outcome = world.last()
-    assert outcome.is_error, f"expected an error result: {outcome.text[:300]}"
-    data = json.loads(outcome.text)  # the text content itself is the JSON object
-    assert isinstance(data, dict), data
-    missing = {"error", "category", "code", "message", "suggestion", "retry"} - set(data)
-    assert not missing, f"the error lacks {sorted(missing)}"
-    assert data["error"] is True and isinstance(data["retry"], bool)
-    assert data["category"] in CATEGORIES, data["category"]
-    assert isinstance(data["code"], str) and data["code"].isupper(), data["code"]
-    assert isinstance(data["message"], str) and data["message"].strip()
-    assert isinstance(data["suggestion"], str) and data["suggestion"].strip()
+    """REQ-10-02/03/04 (REQ-10-01: the category is one of the ten; REQ-10-17: a tool result)."""
+    data = error_data(world)
+    missing = REQUIRED_KEYS - set(data)
+    assert not missing, f"the error lacks {sorted(missing)}: {data}"
+    assert data["error"] is True, f"error is {data['error']!r}, not true"
+    assert isinstance(data["retry"], bool), f"retry is {data['retry']!r}, not a boolean"
+    assert data["category"] in CATEGORIES, f"category {data['category']!r} is not one of ten"
+    code = data["code"]
+    assert isinstance(code, str) and re.fullmatch(r"[A-Z][A-Z0-9_]*", code), f"code {code!r}"
+    for key in ("message", "suggestion"):
+        assert isinstance(data[key], str) and data[key].strip(), f"{key} is empty: {data}"
     assert set(data) <= ERROR_KEYS, f"unexpected keys {sorted(set(data) - ERROR_KEYS)}"
-    if "details" in data and data["details"] is not None:
-        assert isinstance(data["details"], dict)
-    if "original_error" in data and data["original_error"] is not None:
-        assert isinstance(data["original_error"], str)
+    if data.get("details") is not None:
+        assert isinstance(data["details"], dict), f"details is not an object: {data['details']}"
+    if data.get("original_error") is not None:
+        assert isinstance(data["original_error"], str), "original_error is not a string"
+    structured = world.last().structured
+    assert structured == data, "the structured content differs from the JSON text"
 
 
 @then("the error carries no traceback")
 def _no_traceback(world: World) -> None:
+    """REQ-10-14: no traceback in the text, the structured content or a JSON-RPC error."""
     outcome = world.last()
-    text = outcome.text if outcome.error is None else outcome.error.message
-    for marker in ("Traceback (most recent call last)", 'File "', "line ", "\n  "):
-        assert marker not in text, f"{marker!r} in the response: {text[:600]}"
+    texts = [outcome.text] if outcome.error is None else [outcome.error.message]
+    if outcome.result is not None and outcome.result.structured_content is not None:
+        texts.append(json.dumps(outcome.result.structured_content))
+    for text in texts:
+        for mark in TRACEBACK_MARKS:
+            found = mark.search(text)
+            assert found is None, f"traceback text {found[0]!r} in the response: {text[:600]}"
 
 
-@then(parsers.parse('the server log has a {level} line with "{first}" and "{second}"'))
-def _log_line(world: World, level: str, first: str, second: str) -> None:
-    driver = world.server()
+@then("the error says to retry after waiting")
+def _retry_later(world: World) -> None:
+    """REQ-10-15: connection and rate-limit errors give retry true and retry_after > 0."""
+    data = error_data(world)
+    assert data.get("retry") is True, f"retry is {data.get('retry')!r}, expected true"
+    wait = data.get("retry_after")
+    assert isinstance(wait, int | float) and not isinstance(wait, bool) and wait > 0, (
+        f"retry_after is {wait!r}, expected a positive number of seconds"
+    )
+
+
+@then("the error says not to retry")
+def _no_retry(world: World) -> None:
+    """REQ-10-15: access, configuration and unknown errors give retry false."""
+    data = error_data(world)
+    assert data.get("retry") is False, f"retry is {data.get('retry')!r}, expected false"
+
+
+# -- Given: Odoo refuses the server's credentials -----------------------------------------------
+@given("Odoo no longer accepts the server's credentials")
+def _credentials_refused(world: World) -> None:
+    """The server connects first; then its Odoo user is archived, which makes Odoo refuse its
+    password and its API keys alike (the demo data is reset after the scenario)."""
+    world.server()
+    uid = world.control.info()["credentials"][world.user]["uid"]
+    world.control.call("res.users", "write", [uid], {"active": False})
+
+
+# -- Then: the server's log (REQ-10-18/19; targets claiming error_logs log to stderr) -----------
+def _level_re(level: str) -> re.Pattern[str]:
+    """A level name as a word (``WARNING``), or ``level=warning`` / ``"level": "warning"``;
+    never a code such as ``UNKNOWN_ERROR``."""
+    name = re.escape(level.upper())
+    return re.compile(rf"(?<![\w-]){name}(?![\w-])|(?i:level\"?\s*[=:]\s*\"?{name}\b)")
+
+
+def _log(world: World, settle: float = 0.0) -> str:
+    if settle:
+        time.sleep(settle)  # let the child flush
+    return world.server().stderr()
+
+
+@then(parsers.re(r'the server log has an? (?:(?P<level>[A-Z]+) )?line with (?P<items>".*")'))
+def _log_line(world: World, level: str | None, items: str) -> None:
+    """One log line holding the level name (when given) and every quoted text (model,
+    method, code, a marker from the arguments)."""
+    wanted = re.findall(r'"([^"]*)"', items)
+    level_re = _level_re(level) if level else re.compile("")
     deadline = time.monotonic() + 3.0
     while True:
+        log = _log(world)
         lines = [
             line
-            for line in driver.stderr().splitlines()
-            if level.upper() in line and first in line and second in line
+            for line in log.splitlines()
+            if level_re.search(line) and all(text in line for text in wanted)
         ]
         if lines or time.monotonic() > deadline:
             break
         time.sleep(0.05)
-    assert lines, f"no {level} line with {first!r} and {second!r} in:\n{driver.stderr()[-2000:]}"
+    assert lines, (
+        f"no {level or 'log'} line with {wanted} in the server log; it ends with:\n{log[-2500:]}"
+    )
 
 
 @then(parsers.parse('the server log does not contain "{text}"'))
 def _log_lacks(world: World, text: str) -> None:
-    time.sleep(0.2)  # let the child flush
-    log = world.server().stderr()
+    log = _log(world, settle=0.2)
     assert text not in log, f"{text!r} appears in the server log"
+
+
+@then(parsers.parse('the server log contains "{text}"'))
+def _log_has(world: World, text: str) -> None:
+    deadline = time.monotonic() + 3.0
+    while text not in (log := _log(world)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert text in log, f"{text!r} is not in the server log; it ends with:\n{log[-2500:]}"
+
+
+@then("the server log does not contain the Odoo API key or password")
+def _log_no_secret(world: World) -> None:
+    """REQ-10-19: arguments are logged with secrets removed; the credentials never appear.
+
+    The password is checked only when it is not also the login (the demo users' are)."""
+    log = _log(world, settle=0.2)
+    odoo = world.control.coordinates(world.user)
+    assert odoo.api_key not in log, "the Odoo API key appears in the server log"
+    if odoo.password != odoo.login:
+        assert odoo.password not in log, "the Odoo password appears in the server log"
+
+
+@then(parsers.re(r"the error message names (?P<items>\".*\")"))
+def _message_names(world: World, items: str) -> None:
+    """REQ-10a-02: the message template is filled from what the pattern extracted."""
+    message = error_data(world).get("message")
+    assert isinstance(message, str), f"message is {message!r}"
+    missing = [text for text in re.findall(r'"([^"]*)"', items) if text not in message]
+    assert not missing, f"the message {message!r} does not name {missing}"

@@ -98,7 +98,7 @@ def classify_rpc_error(
         details.update(field_label=hint.label, field_type=hint.type, field_relation=hint.relation)
     values = {k: str(v) for k, v in details.items() if isinstance(v, str)}
     values.update(model=model or "unknown", field_type_help=field_type_help(hint, model or ""))
-    values["odoo_message"] = parsed.message[:200]
+    values["odoo_message"] = (parsed.message.splitlines() or [""])[0][:200]
     if match is not None:
         pattern = match.pattern
         message = fill(pattern.message_template, values)
@@ -130,7 +130,8 @@ def _status(exc: OdooRpcError) -> fallbacks.Classified | None:
 
 
 def _connection(exc: OdooConnectionError) -> ErrorResponse:
-    """REQ-10-08: refused, timeout, HTTP status and dropped/malformed answers; REQ-10-15."""
+    """REQ-10-08: refused, timeout, HTTP status (401/403: access) and dropped/malformed
+    answers; REQ-10-15."""
     details: dict[str, JsonValue] = {
         "kind": exc.kind,
         "request_sent": exc.request_sent,
@@ -144,6 +145,17 @@ def _connection(exc: OdooConnectionError) -> ErrorResponse:
             ErrorCategory.RATE_LIMIT, ErrorCode.RATE_LIMITED, exc.message, suggestion, details,
             retry_after=wait,
         )  # fmt: skip
+    if exc.http_status in (401, 403):
+        # REQ-10-08: whatever the transport made of the body (an HTML page where XML-RPC or
+        # JSON-2 expected their own format), a 401/403 means the session or the credentials
+        # were refused after the connection layer tried again (decision 7).
+        message = (
+            f"Odoo or a proxy in front of it refused the request (HTTP {exc.http_status}): "
+            "the session or the credentials are no longer accepted"
+        )
+        expired = ErrorCode.SESSION_EXPIRED
+        suggestion = code_suggestion(expired, ErrorCategory.ACCESS)
+        return _response(ErrorCategory.ACCESS, expired, message, suggestion, details)
     match = match_pattern(exc.message)
     category: ErrorCategory
     code: str

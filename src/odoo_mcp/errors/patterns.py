@@ -123,15 +123,17 @@ ERROR_PATTERNS: list[ErrorPattern] = [
         "The user lacks the Odoo access rights for this operation. Ask an Odoo administrator; do not retry.",
         {"operation": 1, "resource": (2, 3), "model": 4}, _ACCESS_ERROR),
     # L2's trailing group took the first word after "prevented"; it now needs a dotted name.
-    ErrorPattern("ACC-003", r"Record rule.*prevented.*?\b([a-z_]+\.[\w.]+)|Due to security restrictions, you are not allowed to (\w+) '[^']*' \(([\w.]+)\)", A, ErrorCode.RECORD_RULE_VIOLATION,
+    # Odoo 19's record-rule refusal (ir.rule) reads "Uh-oh! Looks like you have stumbled upon
+    # some top-secret records.\n\nSorry, Marc Demo (id=5) doesn't have 'read' access to:\n-
+    # Sales Order (sale.order)": the user may read the model, but not these records.
+    ErrorPattern("ACC-003", r"Record rule.*prevented.*?\b([a-z_]+\.[\w.]+)|Due to security restrictions, you are not allowed to (\w+) '[^']*' \(([\w.]+)\)|doesn't have '(\w+)' access to:\s*-\s*[^\n(]*\(([\w.]+)\)", A, ErrorCode.RECORD_RULE_VIOLATION,
         "Access to this {model} record is restricted by Odoo security rules",
-        "Access to this specific record is restricted by Odoo record rules. Try another record or ask an administrator.",
-        {"model": (1, 3), "operation": 2}, _ACCESS_ERROR),
-    # Odoo 19: "Sorry, Marc Demo (id=5) doesn't have 'read' access to:\n- Sales Order (sale.order)"
-    ErrorPattern("ACC-004", r"Access to model '([\w.]+)' is not allowed|doesn't have '(\w+)' access to:\s*-\s*[^\n(]*\(([\w.]+)\)", A, ErrorCode.MODEL_ACCESS_DENIED,
-        "The current user has no {operation} access to model {model}",
+        "Access to this specific record is restricted by Odoo record rules. Try another record (odoo_core_search_read lists the ones the user may see) or ask an administrator.",
+        {"model": (1, 3, 5), "operation": (2, 4)}, _ACCESS_ERROR),
+    ErrorPattern("ACC-004", r"Access to model '([\w.]+)' is not allowed", A, ErrorCode.MODEL_ACCESS_DENIED,
+        "The current user has no access to model {model}",
         "The current user does not have access to '{model}'. This requires specific Odoo permissions (groups); ask an administrator.",
-        {"model": (1, 3), "operation": 2}, _ACCESS_ERROR),
+        {"model": 1}, _ACCESS_ERROR),
     # Odoo 19: "Record does not exist or has been deleted.\n(Record: res.partner(999999,), ...)"
     # spans lines and ends the id list with a comma.
     ErrorPattern("NF-001", r"Record does not exist or has been deleted\.?(?s:.*?)([\w.]+)\((\d+(?:,\s*\d+)*),?\)", N, ErrorCode.RECORD_NOT_FOUND,

@@ -55,6 +55,14 @@ _EXTRAS: tuple[tuple[ErrorPattern, str], ...] = (
         "Method {method} of {model} is private and cannot be called remotely",
         "Methods whose name starts with '_' are private in Odoo. Call a public method with odoo_core_execute instead.",
         {"model": 1, "method": 2}, "AccessError"), "NF-001"),
+    # Odoo 19 turns a foreign-key violation on unlink into a ValidationError: "The operation
+    # cannot be completed: another model requires the record being deleted. If possible,
+    # archive it instead.\n\nModel: Contact (res.partner)\nConstraint: res_partner_country_id_fkey"
+    # (the NOT NULL text of VAL-001 says "..., you can archive it instead" and matches first).
+    (ErrorPattern("O19-CON-003", r"another model requires the record being deleted\. If possible, archive it instead\.(?:(?s:.*?)Model: [^\n(]*\(([\w.]+)\))?(?:(?s:.*?)Constraint: (\w+))?", ErrorCategory.CONSTRAINT, ErrorCode.FK_VIOLATION,
+        "The {model} record cannot be deleted: {referencing_model} records still refer to it (constraint {constraint})",
+        "Archive it instead with odoo_core_write (values {{'active': false}}) if '{model}' has an 'active' field, or first change or delete the {referencing_model} records that refer to it (find them with odoo_core_search_read).",
+        {"referencing_model": 1, "constraint": 2}), "CON-001"),
     # "The method 'res.partner.no_such_method' does not exist" (AttributeError, JSON-2 404)
     (ErrorPattern("O19-NF-003", r"The method '([\w.]+)\.(\w+)' does not exist", N, ErrorCode.METHOD_NOT_FOUND,
         "Method {method} does not exist on model {model}",
@@ -69,7 +77,7 @@ _EXTRAS: tuple[tuple[ErrorPattern, str], ...] = (
     # "The entry INV/2026/00010 (id 57) must be in draft.", "Some orders are not in a state
     # requiring confirmation.", "Only posted/cancelled journal entries can be reset to draft."
     (ErrorPattern("O19-ST-005", r"must be in (\w+)|not in a state requiring (\w+)|\bOnly ([\w/]+)\b[\w ]*? can be ([\w ]+)", S, ErrorCode.STATE_REQUIRED,
-        "The {model} record is not in the state this operation needs ({state}{action})",
+        "The {model} record is not in the state this operation needs: {odoo_message}",
         "Read the record's 'state' with odoo_core_read; see the valid transitions in the resource odoo://model/{model}/states.",
         {"state": (1, 3), "action": (2, 4)}, "UserError"), "BIZ-001"),
     # psycopg2.OperationalError: ... FATAL:  database "nosuchdb" does not exist

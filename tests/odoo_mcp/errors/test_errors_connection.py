@@ -60,6 +60,33 @@ def test_http_statuses_without_an_odoo_body(status: int, code: str) -> None:
     assert (classify(exc).category, classify(exc).code) == (ErrorCategory.CONNECTION, code)
 
 
+@pytest.mark.parametrize("status", [401, 403])
+@pytest.mark.parametrize(
+    ("kind", "message", "protocol"),
+    [
+        ("malformed", "malformed XML-RPC answer (HTTP {status})", "xmlrpc"),
+        ("malformed", "unexpected HTTP {status} from /json/2 without an Odoo error body", "json2"),
+        ("http_status", "HTTP {status}", None),
+    ],
+)
+def test_401_and_403_are_expired_sessions_whatever_the_body(
+    status: int, kind: str, message: str, protocol: str | None
+) -> None:
+    """REQ-10-08: HTTP 401/403 is access / SESSION_EXPIRED, not retried, on every protocol
+    (a proxy's HTML page used to read as a malformed answer, connection / CONNECTION_ERROR)."""
+    exc = OdooConnectionError(
+        message.format(status=status),
+        kind=kind,
+        request_sent=True,
+        http_status=status,
+        protocol=protocol,
+    )
+    response = classify(exc)
+    assert (response.category, response.code) == (ErrorCategory.ACCESS, "SESSION_EXPIRED")
+    assert response.retry is False and response.retry_after is None
+    assert f"HTTP {status}" in response.message
+
+
 def test_rate_limits_carry_the_servers_retry_after() -> None:
     """REQ-10-08 / REQ-10-15: 429 -> rate_limit, retry true, retry_after from the server."""
     response = classify(OdooRateLimited("HTTP 429", retry_after=12.0))

@@ -79,12 +79,11 @@ SAMPLES: dict[str, list[tuple[str, tuple[str, ...]]]] = {
             "odoo.exceptions.AccessError",
         ),
         _text("Record rule 'Own leads' prevented access to crm.lead"),  # spec
-    ],
-    "ACC-004": [
+        # Odoo 19's ir.rule refusal ("top-secret records"): a record rule, not the model's ACL
         _fault("flow_demo_user_permissions.json", 4),
         _fault("flow_demo_user_permissions.json", 20),
-        _text("Access to model 'ir.rule' is not allowed"),  # spec
     ],
+    "ACC-004": [_text("Access to model 'ir.rule' is not allowed")],  # spec
     "NF-001": [
         _fault("err_xmlrpc_write_missing_id.json"),
         _fault("err_xmlrpc1_write_missing_id.json"),
@@ -248,3 +247,54 @@ def test_registration_refuses_duplicate_ids_and_unknown_anchors() -> None:
         register_pattern(fresh, before="NOPE-1")
     register_pattern(fresh)
     assert ERROR_PATTERNS[-1] is fresh
+
+
+#: Odoo 19's text for a foreign-key violation on unlink, as ``odoo.service.model`` raises it
+FK_ON_UNLINK = (
+    "The operation cannot be completed: another model requires the record being deleted. "
+    "If possible, archive it instead.\n\nModel: Contact (res.partner)\n"
+    "Constraint: res_partner_country_id_fkey\n"
+)
+
+
+@pytest.mark.parametrize("protocol", ["xmlrpc", "jsonrpc", "json2"])
+def test_a_referenced_record_that_cannot_be_deleted_is_a_constraint_error(protocol: str) -> None:
+    """REQ-10-01 / REQ-10-09: Odoo 19 wraps the FK violation in a ValidationError; the
+    pattern O19-CON-003 makes it constraint / FK_VIOLATION with a suggestion to archive."""
+    if protocol == "xmlrpc":
+        error = OdooRpcError.from_xmlrpc_fault(2, FK_ON_UNLINK)
+    else:
+        error = OdooRpcError(
+            FK_ON_UNLINK, error_class="odoo.exceptions.ValidationError", protocol=protocol
+        )
+    response = classify(error, model="res.country", method="unlink")
+    assert (response.category, response.code) == (ErrorCategory.CONSTRAINT, "FK_VIOLATION")
+    assert response.retry is True
+    assert response.message == (
+        "The res.country record cannot be deleted: res.partner records still refer to it "
+        "(constraint res_partner_country_id_fkey)"
+    )
+    assert "odoo_core_write" in response.suggestion and "'active': false" in response.suggestion
+    assert response.details is not None
+    assert response.details["referencing_model"] == "res.partner"
+
+
+def test_the_not_null_text_of_a_missing_field_is_not_taken_for_a_foreign_key() -> None:
+    """REQ-10a-02: VAL-001's message also says "another model requires the record being
+    deleted, you can archive it instead": it stays MISSING_REQUIRED_FIELD."""
+    message, classes = _fault("err_xmlrpc_create_sale_order_no_partner.json")
+    match = match_pattern(message, classes)
+    assert match is not None and match.pattern.id == "VAL-001"
+
+
+def test_a_state_refusal_quotes_odoos_reason_in_one_sentence() -> None:
+    """O19-ST-005: the message quotes Odoo's first line instead of gluing groups together."""
+    error = OdooRpcError.from_xmlrpc_fault(
+        2, "Only posted/cancelled journal entries can be reset to draft."
+    )
+    response = classify(error, model="account.move", method="button_draft")
+    assert response.code == "STATE_REQUIRED"
+    assert response.message == (
+        "The account.move record is not in the state this operation needs: "
+        "Only posted/cancelled journal entries can be reset to draft."
+    )
