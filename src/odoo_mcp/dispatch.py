@@ -40,6 +40,7 @@ from odoo_mcp.errors import (
     log_level,
     unknown_tool_error,
 )
+from odoo_mcp.errors.suggestions import FieldHint
 from odoo_mcp.safety import AuditLogger, Operation, RateLimiter, annotations_for
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.context import ToolContext, ToolSpec
@@ -204,7 +205,9 @@ class ToolDispatcher:
             raise
         except Exception as exc:
             method = odoo_method(spec, params)
-            response, error_result = error_tool_result(exc, model=model, method=method)
+            response, error_result = error_tool_result(
+                exc, model=model, method=method, fields=self._field_hint
+            )
             self._audit(spec, params, session, model, started, success=False, result=None)
             if response.category is ErrorCategory.UNKNOWN and not isinstance(exc, OdooError):
                 # REQ-10-16: a bug of the server, not an Odoo error: -32603, details in the log
@@ -226,6 +229,15 @@ class ToolDispatcher:
             content=[TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
             structured_content=payload,
         )
+
+    def _field_hint(self, model: str, name: str) -> FieldHint | None:
+        """REQ-10-09: what the cached metadata says of a field an error names (no Odoo call),
+        so that the suggestion can give its type, relation or valid values."""
+        info = (self.context.registry.cached(model) or {}).get(name)
+        if info is None:
+            return None
+        selection = tuple(value for value, _ in info.selection or ())
+        return FieldHint(name, info.label, info.type, info.relation, selection)
 
     def _audit(
         self,

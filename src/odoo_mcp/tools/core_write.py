@@ -4,10 +4,13 @@
 before Odoo is called (SPEC-11 REQ-11-03): the mode and the model lists
 (``check_operation``: readonly refuses, restricted needs the write allowlist and never deletes,
 ``res.users`` is refused in every mode by decision 2), then blocked fields in the values.
-Each tool then makes exactly one Odoo call; ``write`` also reads the model's cached field
-metadata to refuse readonly fields (REQ-04-14), which costs one ``fields_get`` per model and
-connection the first time. Odoo's own refusals (MissingError for unknown ids, AccessError,
-validation errors) propagate as ``OdooRpcError`` for the dispatcher to translate (SPEC-10).
+Each tool then makes exactly one Odoo call; ``create`` and ``write`` also read the model's
+cached field metadata, which costs one ``fields_get`` per model and Odoo user the first time:
+``write`` refuses readonly fields (REQ-04-14), and both refuse a many2one value that is not a
+record id, which Odoo would silently store as empty (a name, an ``[id, name]`` pair, a
+numeric string: ``Many2one.convert_to_cache`` turns them into no record). Odoo's own
+refusals (MissingError for unknown ids, AccessError, validation errors) propagate as
+``OdooRpcError`` for the dispatcher to translate (SPEC-10).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any, Final
 from pydantic import Field
 
 from odoo_mcp.errors import ErrorCategory, ErrorCode, ToolError
+from odoo_mcp.errors.suggestions import FieldHint, field_type_help
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
 from odoo_mcp.tools.context import ToolContext, ToolSpec
@@ -33,6 +37,7 @@ __all__ = [
     "UnlinkResult",
     "WriteInput",
     "WriteResult",
+    "check_many2one_values",
     "create",
     "unlink",
     "write",
@@ -88,6 +93,7 @@ async def create(ctx: ToolContext, params: CreateInput) -> CreateResult:
     ctx.policy.check_operation(Operation.CREATE, model)
     ctx.policy.check_values(model, params.values)
     check_x2many_commands(model, params.values)
+    check_many2one_values(model, params.values, await ctx.registry.get_fields(model))
     new_id = await ctx.odoo.create(model, params.values, _odoo_context(params.context))
     return CreateResult(id=new_id, model=model, message=f"Created {model} record with ID {new_id}")
 
@@ -118,6 +124,33 @@ class WriteResult(ResultModel):
 def _readonly_fields(values: Mapping[str, Any], fields: Mapping[str, FieldInfo]) -> list[str]:
     # Unknown names are left to Odoo, whose "Invalid field" error SPEC-10 translates.
     return [name for name in values if name in fields and fields[name].readonly]
+
+
+def _is_record_id(value: object) -> bool:
+    return value is False or value is None or (type(value) is int and value > 0)
+
+
+def check_many2one_values(
+    model: str, values: Mapping[str, Any], fields: Mapping[str, FieldInfo]
+) -> None:
+    """REQ-04-11: a many2one takes a record id (or false to empty it); anything else is
+    refused here, because Odoo would store it as "no record" without a word."""
+    for name, value in values.items():
+        info = fields.get(name)
+        if info is None or info.type != "many2one" or _is_record_id(value):
+            continue
+        relation = info.relation or "the related model"
+        hint = FieldHint(name=name, label=info.label, type=info.type, relation=info.relation)
+        pair = isinstance(value, list) and len(value) == 2 and type(value[0]) is int
+        raise ToolError(
+            ErrorCode.WRONG_VALUE,
+            f"'{name}' of {model} links to one {relation} record and takes its id (an integer, "
+            f"or false to empty it), not {value!r}: Odoo would store no record instead",
+            category=ErrorCategory.VALIDATION,
+            suggestion=f"Pass {value[0]} alone." if pair else field_type_help(hint, model),
+            details={"model": model, "field": name, "value": str(value), "relation": relation},
+            retry=True,
+        )
 
 
 async def _check_readonly(
@@ -152,6 +185,7 @@ async def write(ctx: ToolContext, params: WriteInput) -> WriteResult:
     ctx.policy.check_values(model, params.values)
     check_x2many_commands(model, params.values)
     await _check_readonly(ctx, model, params.values, params.context)
+    check_many2one_values(model, params.values, await ctx.registry.get_fields(model))
     ids = _unique(params.ids)
     await ctx.odoo.write(model, ids, params.values, _odoo_context(params.context))
     return WriteResult(

@@ -56,6 +56,10 @@ def _name(fake: FakeOdoo, partner_id: int) -> Any:
 
 
 async def test_create_returns_the_new_id_in_one_call(full: ToolContext, fake: FakeOdoo) -> None:
+    """One create call once the model's metadata is cached (the first create of a model also
+    costs its fields_get, for the many2one check)."""
+    await full.registry.get_fields("res.partner")
+    fake.reset_calls()
     params = CreateInput(model="res.partner", values={"name": "Created By Tool"})
     result = await create(full, params)
     assert result.model_dump() == {
@@ -78,7 +82,7 @@ async def test_create_with_x2many_commands(full: ToolContext, fake: FakeOdoo) ->
     result = await create(full, CreateInput(model="sale.order", values=values))
     order = fake.read("sale.order", [result.id], ["state", "order_line"])[0]
     assert order["state"] == "draft" and len(order["order_line"]) == 1
-    assert fake.call_counts() == 1
+    assert fake.call_counts(method="create") == 1
 
 
 async def test_write_updates_in_one_call_once_cached(full: ToolContext, fake: FakeOdoo) -> None:
@@ -175,7 +179,7 @@ async def test_restricted_mode_follows_the_write_allowlist(fake: FakeOdoo) -> No
     policy = SafetyPolicy(mode=Mode.RESTRICTED, write_allowlist=["res.partner"])
     async with tool_context(fake, policy=policy) as restricted:
         created = await create(restricted, CreateInput(model="res.partner", values={"name": "R"}))
-        assert fake.call_counts() == 1
+        assert fake.call_counts(method="create") == 1
         fake.reset_calls()
         with pytest.raises(SafetyError, match="restricted mode"):
             await create(restricted, CreateInput(model="crm.lead", values={"name": "x"}))
@@ -269,3 +273,31 @@ def test_tools_are_exported_with_write_kind() -> None:
         ("odoo_core_write", "write"),
         ("odoo_core_unlink", "write"),
     ]
+
+
+@pytest.mark.parametrize("value", ["France", "75", [75, "France"], True, 0, -3])
+async def test_a_many2one_takes_a_record_id_only(
+    full: ToolContext, fake: FakeOdoo, value: object
+) -> None:
+    """Odoo would store any of these as "no country" without a word: refused before."""
+    before = fake.read("res.partner", [9], ["country_id"])[0]["country_id"]
+    fake.reset_calls()
+    for call in (
+        create(full, CreateInput(model="res.partner", values={"name": "x", "country_id": value})),
+        write(full, WriteInput(model="res.partner", ids=[9], values={"country_id": value})),
+    ):
+        with pytest.raises(ToolError) as refused:
+            await call
+        assert refused.value.code == "WRONG_VALUE"
+        assert refused.value.details is not None
+        assert refused.value.details["relation"] == "res.country"
+    assert fake.call_counts(method="create") == fake.call_counts(method="write") == 0
+    assert fake.read("res.partner", [9], ["country_id"])[0]["country_id"] == before
+
+
+async def test_a_many2one_can_be_emptied_or_set_by_id(full: ToolContext, fake: FakeOdoo) -> None:
+    await write(full, WriteInput(model="res.partner", ids=[9], values={"country_id": False}))
+    assert fake.read("res.partner", [9], ["country_id"])[0]["country_id"] is False
+    france = fake.call("res.country", "search", [("code", "=", "FR")])[0]
+    await write(full, WriteInput(model="res.partner", ids=[9], values={"country_id": france}))
+    assert fake.read("res.partner", [9], ["country_id"])[0]["country_id"][0] == france
