@@ -1,28 +1,115 @@
 @SPEC-04
 Feature: odoo_core_execute
-  The escape hatch runs any public method, after the method, the mode and the lists allow it.
+  The escape hatch runs any public method with positional args, kwargs and a context, once the
+  method name, the mode and the lists allow it; an action comes back as a summary. Effects are
+  checked in Odoo itself, refusals by Odoo's call log.
+
+  @REQ-04-25
+  Scenario: the input schema of execute follows the spec
+    When the client lists the tools
+    Then the tool "odoo_core_execute" input schema requires exactly "model, method"
+    And the tool "odoo_core_execute" input schema contains:
+      """
+      {"properties": {"model": {"type": "string"}, "method": {"type": "string"}, "context": "<dict>",
+        "args": {"type": "array", "default": []}, "kwargs": {"type": "object", "default": {}}}}
+      """
+
+  # -- running methods (full mode) -------------------------------------------------------------
 
   @REQ-04-25 @REQ-04-27
-  Scenario: a button method runs and its plain value comes back
+  Scenario: a button method runs in Odoo and its plain value comes back
     Given the server runs in "full" mode
-    And a "sale.order" record created outside the server as "order" with:
-      """
-      {"partner_id": 9, "order_line": [[0, 0, {"product_id": 1, "product_uom_qty": 1}]]}
-      """
+    And the id of the "sale.order" record matching [["name", "=", "S00001"]] is "order"
     When the client calls "odoo_core_execute" with:
       """
       {"model": "sale.order", "method": "action_confirm", "args": [["$order"]]}
       """
     Then the call succeeds
+    And the result contains:
+      """
+      {"result_type": "value", "result": true}
+      """
+    And the result has no "action"
+    And Odoo received 1 "action_confirm" call
+    And the "sale.order" record "order" in Odoo has:
+      """
+      {"state": "sale"}
+      """
+
+  @REQ-04-25
+  Scenario: keyword arguments reach the method
+    Given the server runs in "full" mode
+    And a "crm.lead" record created outside the server as "lead" with:
+      """
+      {"name": "Kit Lead To Lose", "type": "opportunity"}
+      """
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "crm.lead", "method": "action_set_lost", "args": [["$lead"]], "kwargs": {"lost_reason_id": 3}}
+      """
+    Then the call succeeds
     And the result "result_type" is "value"
-    When the client calls "odoo_core_read" with:
+    And the "crm.lead" record "lead" in Odoo has:
       """
-      {"model": "sale.order", "ids": ["$order"], "fields": ["state"]}
+      {"active": false, "lost_reason_id": 3}
       """
-    Then the result "records[0].state" is "sale"
+
+  @REQ-04-25
+  Scenario: the call's context reaches the method
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "search_count", "args": [[]]}
+      """
+    Then the call succeeds
+    And the result "result" is 48
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "search_count", "args": [[]], "context": {"active_test": false}}
+      """
+    Then the call succeeds
+    And the result "result" is 54
 
   @REQ-04-27
-  Scenario: a method returning an action comes back as a summary
+  Scenario: a method returning nothing is a success with a null result
+    Given the server runs in "full" mode
+    And the id of the "sale.order" record matching [["name", "=", "S00004"]] is "order"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "sale.order", "method": "action_lock", "args": [["$order"]]}
+      """
+    Then the call succeeds
+    And the result contains:
+      """
+      {"result_type": "value", "result": null}
+      """
+    And Odoo received 1 "action_lock" call
+    And the "sale.order" record "order" in Odoo has:
+      """
+      {"locked": true}
+      """
+
+  @REQ-04-27
+  Scenario: over XML-RPC, a method returning nothing is a success too, not an error
+    Given the server runs in "full" mode
+    And the server talks to Odoo over "xmlrpc"
+    And the id of the "sale.order" record matching [["name", "=", "S00004"]] is "order"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "sale.order", "method": "action_lock", "args": [["$order"]]}
+      """
+    Then the call succeeds
+    And the result contains:
+      """
+      {"result_type": "value", "result": null}
+      """
+    And Odoo received 1 "action_lock" call
+    And the "sale.order" record "order" in Odoo has:
+      """
+      {"locked": true}
+      """
+
+  @REQ-04-27
+  Scenario: a method returning a window action comes back as a summary
     Given the server runs in "full" mode
     And the id of the "crm.lead" record matching [["type", "=", "opportunity"]] is "lead"
     When the client calls "odoo_core_execute" with:
@@ -31,74 +118,34 @@ Feature: odoo_core_execute
       """
     Then the call succeeds
     And the result "result_type" is "action"
-    And the result "action.res_model" is "crm.lead"
-    And the result "action.res_id" is "$lead"
-    And the result "action.view_mode" is "form"
-    And the result "action.summary" is "<str>"
+    And the result contains:
+      """
+      {"action": {"type": "ir.actions.act_window", "res_model": "crm.lead", "res_id": "$lead", "view_mode": "form"}}
+      """
+    And the result "action.summary" mentions "crm.lead"
+    And the result "action.summary" mentions "{lead}"
     And the result has no "result"
 
-  @REQ-04-25
-  Scenario: read methods run in readonly mode
-    When the client calls "odoo_core_execute" with:
-      """
-      {"model": "res.partner", "method": "search_count", "args": [[["is_company", "=", true]]]}
-      """
-    Then the call succeeds
-    And the result "result" is 12
-
-  @REQ-04-26
-  Scenario: readonly mode refuses methods that change data
-    When the client calls "odoo_core_execute" with:
-      """
-      {"model": "sale.order", "method": "action_confirm", "args": [[1]]}
-      """
-    Then the call fails with error code "MODE_VIOLATION"
-    And Odoo received no call
-
-  @REQ-04-26
-  Scenario: private methods are refused
+  @REQ-04-27
+  Scenario: a method opening a wizard comes back as a summary of the wizard
     Given the server runs in "full" mode
+    And the id of the "stock.picking" record matching [["name", "=", "WH/OUT/00016"]] is "picking"
     When the client calls "odoo_core_execute" with:
       """
-      {"model": "res.partner", "method": "_compute_display_name", "args": [[1]]}
-      """
-    Then the call fails with error code "METHOD_BLOCKED"
-    And Odoo received no call
-
-  @REQ-04-26
-  Scenario: methods of the method blocklist are refused
-    Given the server runs in "full" mode
-    And the server setting "method_blocklist" is "action_confirm"
-    When the client calls "odoo_core_execute" with:
-      """
-      {"model": "sale.order", "method": "action_confirm", "args": [[1]]}
-      """
-    Then the call fails with error code "METHOD_BLOCKED"
-    And Odoo received no call
-    When the client calls "odoo_core_execute" with:
-      """
-      {"model": "res.partner", "method": "sudo", "args": []}
-      """
-    Then the call fails with error code "METHOD_BLOCKED"
-
-  @REQ-04-26
-  Scenario: keyword arguments of NO_KWARGS_METHODS are stripped with a warning
-    When the client calls "odoo_core_execute" with:
-      """
-      {"model": "res.partner", "method": "search_count", "args": [[["is_company", "=", true]]], "kwargs": {"limit": 1}}
+      {"model": "stock.picking", "method": "button_validate", "args": [["$picking"]]}
       """
     Then the call succeeds
-    And the result "result" is 12
-    And the result "warnings[0]" matches the pattern ".*takes no keyword arguments.*limit.*"
-
-  @REQ-04-28
-  Scenario: name_get through execute works on Odoo 17 and later
-    When the client calls "odoo_core_execute" with:
+    And the result contains:
       """
-      {"model": "res.partner", "method": "name_get", "args": [[9]]}
+      {"result_type": "action",
+       "action": {"type": "ir.actions.act_window", "res_model": "stock.backorder.confirmation", "view_mode": "form"}}
       """
-    Then the call succeeds
-    And the result "result" is [[9, "Acme Corporation"]]
+    And the result "action.summary" mentions "stock.backorder.confirmation"
+    And the result has no "result"
+    And the "stock.picking" record "picking" in Odoo has:
+      """
+      {"state": "assigned"}
+      """
 
   @REQ-04-25
   Scenario: an unknown method is a not-found error naming the method
@@ -108,4 +155,164 @@ Feature: odoo_core_execute
       {"model": "sale.order", "method": "action_does_not_exist", "args": [[1]]}
       """
     Then the call fails with error code "METHOD_NOT_FOUND"
-    And the result "message" matches the pattern ".*action_does_not_exist.*"
+    And the result "message" matches the pattern "(?s).*action_does_not_exist.*"
+
+  # -- what is refused before Odoo is called ---------------------------------------------------
+
+  @REQ-04-26
+  Scenario Outline: private methods are refused in every mode
+    Given the server runs in "full" mode
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "<method>", "args": [[9]]}
+      """
+    Then the call fails with error code "METHOD_BLOCKED"
+    And Odoo received no call
+
+    Examples:
+      | method                |
+      | _compute_display_name |
+      | _read_format          |
+      | __init__              |
+
+  @REQ-04-26
+  Scenario: methods of the configured method blocklist are refused
+    Given the server runs in "full" mode
+    And the server setting "method_blocklist" is "action_confirm"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "sale.order", "method": "action_confirm", "args": [[1]]}
+      """
+    Then the call fails with error code "METHOD_BLOCKED"
+    And Odoo received no call
+    And the "sale.order" record "1" in Odoo has:
+      """
+      {"state": "draft"}
+      """
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "sudo", "args": []}
+      """
+    Then the call fails with error code "METHOD_BLOCKED"
+    And Odoo received no call
+
+  @REQ-04-26
+  Scenario Outline: readonly mode refuses every method that is not a read
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "<model>", "method": "<method>", "args": <args>}
+      """
+    Then the call fails with error code "MODE_VIOLATION"
+    And Odoo received no call
+    And Odoo has <count> "<model>" records matching <domain>
+
+    Examples: the records that would change are checked untouched
+      | model      | method         | args                                  | count | domain                                 |
+      | sale.order | action_confirm | [[1]]                                 | 1     | [["id", "=", 1], ["state", "=", "draft"]] |
+      | res.partner | create        | [{"name": "Kit Executed Partner"}]    | 0     | [["name", "=", "Kit Executed Partner"]] |
+      | res.partner | write         | [[9], {"name": "Kit Executed Rename"}] | 0    | [["name", "=", "Kit Executed Rename"]]  |
+      | res.partner | unlink        | [[13]]                                | 1     | [["id", "=", 13]]                      |
+      | res.partner | copy          | [[9]]                                 | 1     | [["name", "ilike", "Acme Corporation"]] |
+      | res.partner | name_create   | ["Kit Name Created"]                  | 0     | [["name", "=", "Kit Name Created"]]    |
+
+  @REQ-04-26
+  Scenario Outline: readonly mode runs the read methods
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "<method>", "args": <args>}
+      """
+    Then the call succeeds
+    And the result "result_type" is "value"
+    And the result "<path>" is <value>
+
+    Examples:
+      | method              | args                                                   | path           | value                        |
+      | read                | [[9], ["name"]]                                        | result[0].name | "Acme Corporation"           |
+      | search              | [[["name", "=", "Acme Corporation"]]]                  | result         | [9]                          |
+      | search_read         | [[["id", "=", 9]], ["name"]]                           | result[0].name | "Acme Corporation"           |
+      | search_count        | [[["is_company", "=", true]]]                          | result         | 12                           |
+      | fields_get          | [["name"], ["type"]]                                   | result.name    | {"type": "char"}             |
+      | default_get         | [["type"]]                                             | result         | {"type": "contact"}          |
+      | name_get            | [[9]]                                                  | result         | [[9, "Acme Corporation"]]    |
+      | name_search         | ["Acme Corp"]                                          | result[0]      | [9, "Acme Corporation"]      |
+      | read_group          | [[["is_company", "=", true]], ["is_company"], ["is_company"]] | result[0].is_company_count | 12 |
+      | check_access_rights | ["read", false]                                        | result         | true                         |
+
+  @REQ-04-26
+  Scenario: restricted mode runs read methods anywhere and other methods on write-allowlisted models only
+    Given the server runs in "restricted" mode
+    And the server setting "write_allowlist" is "crm.lead"
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "sale.order", "method": "search_count", "args": [[["state", "=", "draft"]]]}
+      """
+    Then the call succeeds
+    And the result "result" is 12
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "sale.order", "method": "action_confirm", "args": [[1]]}
+      """
+    Then the call fails with error code "MODE_VIOLATION"
+    And Odoo received no call
+    And the "sale.order" record "1" in Odoo has:
+      """
+      {"state": "draft"}
+      """
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "crm.lead", "method": "unlink", "args": [[1]]}
+      """
+    Then the call fails with error code "MODE_VIOLATION"
+    And Odoo received no call
+    And the "crm.lead" record "1" still exists in Odoo
+    Given a "crm.lead" record created outside the server as "lead" with:
+      """
+      {"name": "Kit Restricted Lead", "type": "opportunity"}
+      """
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "crm.lead", "method": "action_set_won", "args": [["$lead"]]}
+      """
+    Then the call succeeds
+    And the "crm.lead" record "lead" in Odoo has:
+      """
+      {"probability": 100.0}
+      """
+
+  # -- NO_KWARGS_METHODS -----------------------------------------------------------------------
+
+  @REQ-04-26
+  Scenario: keyword arguments of a NO_KWARGS_METHODS read are stripped with a warning
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "search_count", "args": [[["is_company", "=", true]]], "kwargs": {"limit": 1}}
+      """
+    Then the call succeeds
+    And the result "result" is 12
+    And the result "warnings[0]" matches the pattern "(?s).*limit.*"
+
+  @REQ-04-26
+  Scenario: keyword arguments of a NO_KWARGS_METHODS button are stripped and the button runs
+    Given the server runs in "full" mode
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "sale.order", "method": "action_confirm", "args": [[1]], "kwargs": {"kit_flag": true}}
+      """
+    Then the call succeeds
+    And the result "result" is true
+    And the result "warnings[0]" matches the pattern "(?s).*kit_flag.*"
+    And the "sale.order" record "1" in Odoo has:
+      """
+      {"state": "sale"}
+      """
+
+  # -- Odoo-version adaptations ----------------------------------------------------------------
+
+  @REQ-04-28
+  Scenario: name_get through execute works on Odoo 17 and later
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "name_get", "args": [[9]]}
+      """
+    Then the call succeeds
+    And the result "result" is [[9, "Acme Corporation"]]

@@ -1,3 +1,155 @@
-"""Steps specific to the write features (generic ones live in ``common``)."""
+"""Steps specific to the write and execute features (generic ones live in ``common``).
+
+What a write did is checked in the fake Odoo itself, through the control API (a superuser
+read that the server under test does not see), never through the server's own read tools.
+Record references are remembered names (``"doomed"``) or literal ids (``"9"``).
+"""
 
 from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from pytest_bdd import parsers, then
+
+from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
+from odoo_mcp_conformance.steps.common import parse_json, result_data
+from odoo_mcp_conformance.world import World
+
+#: Archived records count too: a write or a delete is judged on every record.
+ALL_RECORDS = {"active_test": False}
+
+
+def _record_id(world: World, ref: str) -> int:
+    name = ref.removeprefix("$")
+    if name in world.remembered:
+        return int(world.remembered[name])
+    if ref.isdigit():
+        return int(ref)
+    raise AssertionError(f"feature file bug: {ref!r} is neither a remembered name nor an id")
+
+
+def _template(world: World, text: str) -> str:
+    """``{name}`` in a feature-file text stands for a value remembered earlier."""
+    try:
+        return text.format(**world.remembered)
+    except KeyError as exc:
+        raise AssertionError(f"feature file bug: nothing remembered as {exc}") from exc
+
+
+def _exists(world: World, model: str, record_id: int) -> bool:
+    found = world.control.call(model, "search", [["id", "=", record_id]], context=ALL_RECORDS)
+    return bool(found)
+
+
+def _same(actual: Any, expected: Any) -> bool:
+    """Odoo's raw read values against the feature's: a many2one matches its id, id lists match
+    in any order (Odoo orders x2many values by the related model's order)."""
+    is_id = isinstance(expected, int) and not isinstance(expected, bool)
+    if is_id and isinstance(actual, list) and len(actual) == 2 and isinstance(actual[0], int):
+        return bool(actual[0] == expected)
+    if isinstance(expected, list) and all(isinstance(i, int) for i in expected):
+        return isinstance(actual, list) and sorted(actual) == sorted(expected)
+    return matches(actual, expected)
+
+
+@then("the call fails with a tool error")
+def _fails(world: World) -> None:
+    """A refusal as an ``isError`` result with a SPEC-10 object, whatever its code."""
+    outcome = world.last()
+    assert outcome.error is None, f"expected a tool error result, got {outcome.error}"
+    assert outcome.is_error, f"expected isError true, got a result: {outcome.text[:300]}"
+    assert isinstance(outcome.structured, dict), f"not structured: {outcome.text[:300]!r}"
+
+
+@then("the call is refused")
+def _refused(world: World) -> None:
+    """Refused either way MCP allows: a JSON-RPC error or an ``isError`` result."""
+    outcome = world.last()
+    assert outcome.error is not None or outcome.is_error, f"accepted: {outcome.text[:300]}"
+
+
+@then(parsers.parse('the tool "{name}" input schema requires exactly "{fields}"'))
+def _requires(world: World, name: str, fields: str) -> None:
+    tools = world.tools if world.tools is not None else world.server().list_tools()
+    world.tools = tools
+    tool = next((tool for tool in tools if tool.name == name), None)
+    assert tool is not None, f"{name} is not listed"
+    required = set(tool.input_schema.get("required") or [])
+    expected = {field.strip() for field in fields.split(",")}
+    assert required == expected, f"{name} requires {sorted(required)}, expected {sorted(expected)}"
+
+
+@then(parsers.parse('the "{model}" record "{ref}" in Odoo has:'))
+def _record_has(world: World, model: str, ref: str, docstring: str) -> None:
+    record_id, expected = _record_id(world, ref), parse_json(docstring, world)
+    assert isinstance(expected, dict), "feature file bug: expected field values as an object"
+    rows = world.control.call(model, "read", [record_id], list(expected), context=ALL_RECORDS)
+    assert rows, f"{model} record {record_id} does not exist in Odoo"
+    wrong = {
+        name: rows[0].get(name) for name, value in expected.items()
+        if not _same(rows[0].get(name), value)
+    }  # fmt: skip
+    assert not wrong, f"{model} record {record_id} in Odoo has {wrong}, expected {expected}"
+
+
+@then(parsers.parse('the "{model}" record "{ref}" no longer exists in Odoo'))
+def _record_gone(world: World, model: str, ref: str) -> None:
+    record_id = _record_id(world, ref)
+    assert not _exists(world, model, record_id), f"{model} record {record_id} still exists"
+
+
+@then(parsers.parse('the "{model}" record "{ref}" still exists in Odoo'))
+def _record_kept(world: World, model: str, ref: str) -> None:
+    record_id = _record_id(world, ref)
+    assert _exists(world, model, record_id), f"{model} record {record_id} was deleted"
+
+
+@then(parsers.parse('Odoo has {count:d} "{model}" record matching {domain}'))
+@then(parsers.parse('Odoo has {count:d} "{model}" records matching {domain}'))
+def _count_matching(world: World, count: int, model: str, domain: str) -> None:
+    condition = parse_json(domain, world)
+    found = world.control.call(model, "search_count", condition, context=ALL_RECORDS)
+    assert found == count, f"Odoo has {found} {model} record(s) matching {domain}, expected {count}"
+
+
+@then(parsers.parse('the result "{path}" mentions "{text}"'))
+def _path_mentions(world: World, path: str, text: str) -> None:
+    actual, expected = lookup(result_data(world), path), _template(world, text)
+    assert actual is not MISSING, f"the result has no {path!r}"
+    assert isinstance(actual, str) and expected in actual, f"{path}: {actual!r} lacks {expected!r}"
+
+
+@then("the suggestion shows the x2many command table")
+def _command_table(world: World) -> None:
+    """REQ-04a-11: the seven commands, each as its triple (list or tuple notation)."""
+    text = result_data(world).get("suggestion")
+    assert isinstance(text, str), f"no suggestion in {result_data(world)!r}"
+    forms = {
+        0: r"0,\s*0,\s*\{", 1: r"1,\s*\w+,\s*\{", 2: r"2,\s*\w+,\s*0", 3: r"3,\s*\w+,\s*0",
+        4: r"4,\s*\w+,\s*0", 5: r"5,\s*0,\s*0", 6: r"6,\s*0,\s*[\[(]",
+    }  # fmt: skip
+    missing = [code for code, form in forms.items() if not re.search(r"[\[(]\s*" + form, text)]
+    assert not missing, f"the suggestion lacks the command(s) {missing}: {text!r}"
+
+
+@then(parsers.parse('the audit record of "{tool}" names the record "{ref}"'))
+def _audit_names(world: World, tool: str, ref: str) -> None:
+    """REQ-04-17: the audit line of a deletion says which record went (its id, anywhere)."""
+    record_id, path = _record_id(world, ref), world.settings.get("audit_log_file")
+    assert path, "the scenario did not enable the audit log"
+    deadline, lines = time.monotonic() + 3.0, list[dict[str, Any]]()
+    while not lines and time.monotonic() < deadline:
+        text = Path(path).read_text(encoding="utf-8") if Path(path).exists() else ""
+        text = text[: text.rfind("\n") + 1]  # a line being written is not read yet
+        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+        lines = [line for line in lines if line.get("tool") == tool]
+        time.sleep(0 if lines else 0.05)
+    assert lines, f"no audit record for {tool}"
+    pattern = re.compile(rf"(?<![\d.]){record_id}(?![\d.])")
+    assert any(pattern.search(json.dumps(line.get("values"))) for line in lines), (
+        f"no audit record of {tool} names {record_id} in its values: {lines}"
+    )
