@@ -19,6 +19,7 @@ Feature: Result normalisation
       """
     Then the call succeeds
     And the result "records[0].parent_id" is {"id": 1, "name": "YourCompany"}
+    And the result "records[0].parent_id" has exactly the keys "id, name"
     And the result "records[0].country_id" is null
     And the result "records[1].country_id" is {"id": 233, "name": "United States"}
     And the result "records[1].parent_id" is null
@@ -35,15 +36,24 @@ Feature: Result normalisation
   Scenario: empty text is an empty string, empty dates are null, x2many stay id lists
     When the client calls "odoo_core_read" with:
       """
-      {"model": "res.partner", "ids": [3], "fields": ["email", "website", "category_id", "child_ids"]}
+      {"model": "res.partner", "ids": [3, 9], "fields": ["website", "phone", "comment", "category_id", "child_ids", "is_company", "color"]}
       """
-    Then the result "records[0].website" is ""
-    And the result "records[0].category_id" is []
+    Then the result "records[0]" is {"website": "", "phone": "", "comment": "", "category_id": [], "child_ids": []}
+    And the result "records[1].phone" is "(603)-996-3829"
+    And the result "records[1].child_ids" is [36, 19, 20]
+    And the result "records[*].is_company" is [false, true]
+    And the result "records[0].color" is 0
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "sale.order", "domain": [["commitment_date", "=", false]], "fields": ["commitment_date"], "limit": 1}
       """
     Then the result "records[0].commitment_date" is null
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "account.move", "domain": [["invoice_date", "=", false]], "fields": ["invoice_date", "invoice_date_due"], "limit": 1}
+      """
+    Then the result "records[0].invoice_date" is null
+    And the result "records[0].invoice_date_due" matches the pattern "\d{4}-\d\d-\d\d"
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "res.partner", "domain": [["category_id", "!=", false]], "fields": ["category_id"], "limit": 1}
@@ -69,7 +79,25 @@ Feature: Result normalisation
     Then the result "records[0].comment" is "<p>Pays <b>late</b>, call first &amp; be nice</p>"
 
   @REQ-04-37
-  Scenario: datetimes are ISO 8601 UTC with a Z
+  Scenario: a datetime comes back as ISO 8601 UTC with a Z
+    Given the id of the "sale.order" record matching [["name", "=", "S00001"]] is "order"
+    And the "sale.order" record "order" is edited outside the server with:
+      """
+      {"date_order": "2025-02-09 14:30:00"}
+      """
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "sale.order", "ids": ["$order"], "fields": ["date_order"]}
+      """
+    Then the result "records[0].date_order" is "2025-02-09T14:30:00Z"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "sale.order", "domain": [["id", "=", "$order"]], "fields": ["date_order"]}
+      """
+    Then the result "records[0].date_order" is "2025-02-09T14:30:00Z"
+
+  @REQ-04-37
+  Scenario: every datetime of a result is ISO 8601 UTC with a Z
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "sale.order", "domain": [], "fields": ["date_order", "write_date"], "limit": 3}
@@ -98,9 +126,31 @@ Feature: Result normalisation
       {"model": "res.partner", "ids": ["$acme"], "fields": ["name", "image_1920"]}
       """
     Then the result "records[0].image_1920" is "aGVsbG8gd29ybGQ="
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["id", "=", "$acme"]], "fields": ["name", "image_1920"]}
+      """
+    Then the result "records[0].image_1920" is "aGVsbG8gd29ybGQ="
 
   @REQ-04-36
   Scenario: the read tools warn that binary fields are requested individually
     When the client lists the tools
     Then the tool "odoo_core_search_read" description contains "Binary fields"
     And the tool "odoo_core_read" description contains "Binary fields"
+
+  @REQ-04-05 @REQ-04-35 @REQ-04-37
+  Scenario Outline: values are normalised the same way on every protocol
+    Given the server talks to Odoo over "<protocol>"
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": [3], "fields": ["parent_id", "country_id", "website", "category_id", "write_date"]}
+      """
+    Then the call succeeds
+    And the result "records[0]" is {"id": 3, "parent_id": {"id": 1, "name": "YourCompany"}, "country_id": null, "website": "", "category_id": []}
+    And the result "records[0].write_date" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+
+    Examples:
+      | protocol |
+      | xmlrpc   |
+      | jsonrpc  |
+      | json2    |

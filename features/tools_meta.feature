@@ -11,9 +11,13 @@ Feature: Metadata tools: fields_get, name_get, default_get
       """
     Then the call succeeds
     And the result "model" is "sale.order"
-    And the result "fields.partner_id" is {"label": "Customer", "type": "many2one", "required": true, "relation": "res.partner"}
+    And the result "fields.partner_id" is {"label": "Customer", "type": "many2one", "required": true, "readonly": false, "relation": "res.partner"}
+    And the result "fields.state" is {"label": "Status", "type": "selection", "required": false, "readonly": true}
     And the result "fields.state.selection[0]" is ["draft", "Quotation"]
-    And the result "field_count" is "<int>"
+    And each of "fields.state.selection[*]" is ["<str>", "<str>"]
+    And the result has no "fields.partner_id.string"
+    And the result has no "fields.partner_id.store"
+    And the result "field_count" counts the items of "fields"
 
   @REQ-04-22
   Scenario: fields_get with attributes ['*'] describes every attribute
@@ -24,6 +28,20 @@ Feature: Metadata tools: fields_get, name_get, default_get
     Then the call succeeds
     And the result "fields.name.label" is "Name"
     And the result "fields.name.store" is true
+    And the result "fields.display_name.store" is false
+    And the result "field_count" counts the items of "fields"
+
+  @REQ-04-22
+  Scenario: fields_get describes only the attributes asked for
+    When the client calls "odoo_core_fields_get" with:
+      """
+      {"model": "sale.order", "attributes": ["string", "type"]}
+      """
+    Then the call succeeds
+    And the result "fields.partner_id" is {"label": "Customer", "type": "many2one"}
+    And the result has no "fields.partner_id.required"
+    And the result has no "fields.partner_id.relation"
+    And the result has no "fields.state.selection"
 
   @REQ-04-24
   Scenario: blocked fields are missing from fields_get
@@ -60,10 +78,37 @@ Feature: Metadata tools: fields_get, name_get, default_get
       """
       {"model": "res.partner", "names": [{"id": 9, "name": "Acme Corporation"}, {"id": 3, "name": "YourCompany, Mitchell Admin"}]}
       """
+    And the result "names[0]" has exactly the keys "id, name"
     And Odoo received 1 call
 
   @REQ-04-28
-  Scenario: name_get accepts at most 200 ids
+  Scenario Outline: from Odoo 17 name_get reads display_name, on every protocol
+    Given Odoo is version 17 or later
+    And the server talks to Odoo over "<protocol>"
+    And the server has already read from "res.partner"
+    When the client calls "odoo_core_name_get" with:
+      """
+      {"model": "res.partner", "ids": [3]}
+      """
+    Then the call succeeds
+    And the result "names" is [{"id": 3, "name": "YourCompany, Mitchell Admin"}]
+    And Odoo received no "name_get" call
+    And Odoo received 1 call
+
+    Examples:
+      | protocol |
+      | xmlrpc   |
+      | jsonrpc  |
+      | json2    |
+
+  @REQ-04-28
+  Scenario: name_get takes 1 to 200 ids
+    When the client calls "odoo_core_name_get" on "ir.model.fields" with the ids 1 to 200
+    Then the call succeeds
+    And the result "names" has 200 items
+    When the client calls "odoo_core_name_get" on "ir.model.fields" with the ids 1 to 201
+    Then the call is rejected with JSON-RPC error -32602
+    And Odoo received no call
     When the client calls "odoo_core_name_get" with:
       """
       {"model": "res.partner", "ids": []}

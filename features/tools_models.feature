@@ -13,6 +13,32 @@ Feature: odoo_core_list_models
     And the result "models[0].model" is "<str>"
     And the result "models[0].name" is "<str>"
     And the result "models[0].transient" is false
+    And the result "count" counts the items of "models"
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "sale.order"}
+      """
+    Then the result contains:
+      """
+      {"count": 2, "models": [
+        {"model": "sale.order", "name": "Sales Order", "transient": false, "access": "read,write,create,unlink"},
+        {"model": "sale.order.line", "name": "Sales Order Line", "transient": false, "access": "read,write,create,unlink"}]}
+      """
+
+  @REQ-04-33
+  Scenario: each model gives the access the user has
+    Given the server connects to Odoo as the demo user
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "sale.order"}
+      """
+    Then the result "models[*].access" is ["read,write,create", "read,write,create,unlink"]
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "account.move"}
+      """
+    Then the result "models[*].access" is ["read", "read"]
+    And Odoo received at most 3 calls
 
   @REQ-04-32
   Scenario: the filter matches model names with ilike
@@ -22,6 +48,14 @@ Feature: odoo_core_list_models
       """
     Then the call succeeds
     And the result "models[*].model" is ["sale.order", "sale.order.line"]
+
+  @REQ-04-32
+  Scenario: the filter matches the model's description too
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "journal"}
+      """
+    Then the result "models[*].model" is ["account.journal", "account.move", "account.move.line"]
 
   @REQ-04-32
   Scenario: transient models only on request
@@ -36,6 +70,20 @@ Feature: odoo_core_list_models
       """
     Then the result "models[*].model" is ["stock.backorder.confirmation", "stock.backorder.confirmation.line"]
     And each of "models[*].transient" is true
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "account.pay", "transient": true}
+      """
+    Then the result "models[*].model" is ["account.payment", "account.payment.method.line", "account.payment.register", "account.payment.term"]
+    And the result "models[*].transient" is [false, false, true, false]
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "no.such.model"}
+      """
+    Then the result contains:
+      """
+      {"models": [], "count": 0}
+      """
 
   @REQ-04-34
   Scenario: blocked models are never listed
@@ -47,6 +95,23 @@ Feature: odoo_core_list_models
     And the response text does not contain "ir.config_parameter"
     And the response text does not contain "ir.model.access"
     And the response text does not contain "ir.cron"
+
+  @REQ-04-34
+  Scenario: a model the operator blocked is not listed
+    Given the server setting "model_blocklist" is "crm.lead"
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "crm"}
+      """
+    Then the call succeeds
+    And the result "models[*].model" is ["crm.lost.reason", "crm.stage", "crm.team"]
+
+  @REQ-04-34
+  Scenario: with a model allowlist only the allowed models are listed
+    Given the server setting "model_allowlist" is "res.partner, sale.order"
+    When the client calls "odoo_core_list_models" without arguments
+    Then the call succeeds
+    And the result "models[*].model" is ["res.partner", "sale.order"]
 
   @REQ-04-34
   Scenario: a user only sees the models Odoo lets them read

@@ -19,11 +19,12 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
        "records": [{"id": 1, "name": "YourCompany"}, {"id": 9, "name": "Acme Corporation"},
                    {"id": 10, "name": "Gemini Furniture"}]}
       """
+    And the result "records[0]" has exactly the keys "id, name"
     And Odoo received 1 "search_read" call
     And Odoo received 1 call
 
   @REQ-04-01
-  Scenario: search_read pages with offset and applies the order
+  Scenario: search_read pages with offset
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "res.partner", "domain": [["is_company", "=", true]], "fields": ["name"], "limit": 2, "offset": 1, "order": "id"}
@@ -32,12 +33,39 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     And the result "offset" is 1
 
   @REQ-04-01
+  Scenario: search_read sorts by the order given
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["is_company", "=", true]], "fields": ["name"], "limit": 3, "order": "name desc"}
+      """
+    Then the result "records[*].name" is ["YourCompany", "Yerbatería La Tradición", "Wood Corner"]
+
+  @REQ-04-01 @REQ-04-20
+  Scenario: the context reaches Odoo: archived records with active_test false
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["name", "=", "Deco Addict"]], "fields": ["name"]}
+      """
+    Then the result "records" is []
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "domain": [["name", "=", "Deco Addict"]], "fields": ["name"], "context": {"active_test": false}}
+      """
+    Then the result "records" is [{"id": 17, "name": "Deco Addict"}]
+    When the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner", "context": {"active_test": false}}
+      """
+    Then the result "count" is 54
+
+  @REQ-04-01
   Scenario: search_read without fields returns id, name and display_name
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "res.partner", "domain": [["id", "=", 9]]}
       """
     Then the result "records" is [{"id": 9, "name": "Acme Corporation", "display_name": "Acme Corporation"}]
+    And the result "records[0]" has exactly the keys "id, name, display_name"
 
   @REQ-04-04
   Scenario: has_more is false when fewer records than the limit came back
@@ -57,14 +85,65 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     Then the result "count" is 12
     And the result "has_more" is true
 
-  @REQ-04-02
-  Scenario: a limit above 500 is capped at 500
+  @REQ-04-01 @REQ-04-04
+  Scenario: without a limit search_read returns at most 80 records
+    Given the server has already read from "ir.model.fields"
     When the client calls "odoo_core_search_read" with:
       """
-      {"model": "res.partner", "fields": ["name"], "limit": 100000}
+      {"model": "ir.model.fields", "fields": ["name"]}
       """
     Then the call succeeds
-    And the result "limit" is 500
+    And the result contains:
+      """
+      {"count": 80, "limit": 80, "offset": 0, "has_more": true}
+      """
+    And the result "records" has 80 items
+    And Odoo received 1 call
+
+  @REQ-04-02 @REQ-04-04
+  Scenario: a limit above 500 is capped at 500, not refused
+    Given the server has already read from "ir.model.fields"
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "ir.model.fields", "fields": ["name"], "limit": 100000}
+      """
+    Then the call succeeds
+    And the result contains:
+      """
+      {"count": 500, "limit": 500, "has_more": true}
+      """
+    And the result "records" has 500 items
+    And Odoo received 1 call
+
+  @REQ-04-01
+  Scenario Outline: a limit below 1 or a negative offset breaks the input schema
+    When the client calls "odoo_core_search_read" with:
+      """
+      <arguments>
+      """
+    Then the call is rejected with JSON-RPC error -32602
+    And Odoo received no call
+
+    Examples:
+      | arguments                                        |
+      | {"model": "res.partner", "limit": 0}             |
+      | {"model": "res.partner", "limit": -5}            |
+      | {"model": "res.partner", "offset": -1}           |
+
+  @REQ-04-02
+  Scenario: the model and the fields are checked before Odoo is called
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "ir.config_parameter", "fields": ["key", "value"]}
+      """
+    Then the call fails with error code "MODEL_BLOCKED"
+    And Odoo received no call
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "fields": ["name", "signature"]}
+      """
+    Then the call fails with error code "FIELD_BLOCKED"
+    And Odoo received no call
 
   @REQ-04-02
   Scenario: fields ['*'] asks Odoo for every field
@@ -76,6 +155,7 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     And every item of "records" has the key "street"
     And every item of "records" has the key "country_id"
     And every item of "records" has the key "write_date"
+    And every item of "records" has the key "company_type"
 
   @REQ-04-06 @REQ-04-07
   Scenario: read returns the existing records and lists the missing ids
@@ -115,6 +195,30 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     Then the call succeeds
     And every item of "records" has the key "email"
     And every item of "records" has the key "country_id"
+    And every item of "records" has the key "child_ids"
+    And every item of "records" has the key "write_date"
+    And no item of "records" has the key "parent_name"
+    And no item of "records" has the key "company_type"
+
+  @REQ-04-06 @REQ-04-07
+  Scenario: read takes up to 100 ids in one call
+    When the client calls "odoo_core_read" on "res.partner" with the ids 1 to 100
+    Then the call succeeds
+    And the result "records" has 54 items
+    And the result "missing_ids" has 46 items
+    And the result "missing_ids[0]" is 8
+    And Odoo received 1 call
+
+  @REQ-04-06
+  Scenario: read refuses no ids or more than 100 ids
+    When the client calls "odoo_core_read" on "res.partner" with the ids 1 to 101
+    Then the call is rejected with JSON-RPC error -32602
+    And Odoo received no call
+    When the client calls "odoo_core_read" with:
+      """
+      {"model": "res.partner", "ids": []}
+      """
+    Then the call is rejected with JSON-RPC error -32602
 
   @REQ-04-20 @REQ-04-21
   Scenario: count returns the number of matching records, the model and the domain

@@ -1,3 +1,42 @@
 """Steps specific to the read features (generic ones live in ``common``)."""
 
 from __future__ import annotations
+
+import json
+
+from pytest_bdd import given, parsers, then, when
+
+from odoo_mcp_conformance.jsonpath import MISSING, lookup
+from odoo_mcp_conformance.steps.common import result_data
+from odoo_mcp_conformance.world import World, not_applicable
+
+
+@given(parsers.parse("Odoo is version {major:d} or later"))
+def _version_at_least(world: World, major: int) -> None:
+    """Version-specific behaviour (name_get is gone from 17): N/A on an older Odoo."""
+    version = str(world.control.info()["version"])
+    if int(version.split(".")[0].split("~")[-1]) < major:
+        not_applicable(f"Odoo {version} is older than {major}")
+
+
+@when(parsers.parse('the client calls "{tool}" on "{model}" with the ids {first:d} to {last:d}'))
+def _call_id_range(world: World, tool: str, model: str, first: int, last: int) -> None:
+    """Size limits on id lists (read: 100, name_get: 200) without 200 numbers in the file."""
+    world.call(tool, {"model": model, "ids": list(range(first, last + 1))})
+
+
+@then(parsers.parse('the result "{path}" has exactly the keys "{keys}"'))
+def _path_exact_keys(world: World, path: str, keys: str) -> None:
+    actual = lookup(result_data(world), path)
+    expected = {key.strip() for key in keys.split(",") if key.strip()}
+    assert isinstance(actual, dict), f"{path} is not an object: {json.dumps(actual)[:300]}"
+    assert set(actual) == expected, f"{path} has the keys {sorted(actual)}, expected {expected}"
+
+
+@then(parsers.parse('the result "{count_path}" counts the items of "{path}"'))
+def _count_of(world: World, count_path: str, path: str) -> None:
+    data = result_data(world)
+    count, items = lookup(data, count_path), lookup(data, path)
+    assert count is not MISSING, f"the result has no {count_path!r}"
+    assert isinstance(items, list | dict), f"{path} is not a list or object: {items!r}"
+    assert count == len(items), f"{count_path} is {count!r}, but {path} has {len(items)} items"

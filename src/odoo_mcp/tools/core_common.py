@@ -137,7 +137,10 @@ async def checked_order(ctx: ToolContext, model: str, order: str | None) -> str 
 def stored_readable_fields(
     ctx: ToolContext, model: str, fields: Mapping[str, FieldInfo]
 ) -> list[str]:
-    """REQ-04-36: "all stored fields" of read: stored, not binary, not blocked (SPEC-11)."""
+    """REQ-04-06: read's default, "all stored fields": stored, not blocked (SPEC-11).
+
+    REQ-04-36: binary fields are left out unless named explicitly.
+    """
     return [
         name
         for name, info in fields.items()
