@@ -52,10 +52,10 @@ def base(fake: FakeOdoo, audit_file: Path) -> Iterator[str]:
 
 
 @asynccontextmanager
-async def client_as(base: str, token: str) -> AsyncIterator[Client]:
+async def client_as(base: str, token: str, mode: str = "legacy") -> AsyncIterator[Client]:
     async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http:
         transport = streamable_http_client(f"{base}/mcp", http_client=http)
-        async with Client(transport, mode="legacy") as client:
+        async with Client(transport, mode=mode) as client:  # type: ignore[arg-type]
             yield client
 
 
@@ -197,3 +197,12 @@ def test_stateless_callers_have_their_own_rate_limits(fake: FakeOdoo) -> None:
 
         assert [count(ADMIN_API_KEY) for _ in range(3)] == [True, True, False]
         assert count(DEMO_API_KEY)  # demo's bucket is untouched by admin's calls
+
+
+async def test_the_2026_protocol_era_acts_as_the_caller_too(base: str) -> None:
+    """REQ-HTTP-10/15: a client of the SDK's 2026-07-28 era (server/discover) is served and
+    runs as its own Odoo user."""
+    async with client_as(base, f"demo:{DEMO_API_KEY}", mode="auto") as client:
+        assert client.protocol_version == "2026-07-28"
+        counted = await client.call_tool("odoo_core_count", {"model": "sale.order"})
+    assert _payload(counted)["count"] == 17
