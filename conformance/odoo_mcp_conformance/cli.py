@@ -42,7 +42,7 @@ def _trace(args: argparse.Namespace) -> int:
     from odoo_mcp_conformance.trace.build import build_trace, check_trace, write_trace
 
     trace = build_trace(
-        results=Path(args.results) if args.results else None,
+        results=[Path(path) for path in args.results or ()],
         code_dirs=[Path(d) for d in args.code] if args.code else None,
     )
     if args.out:
@@ -70,7 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("-q", "--quiet", action="store_true", help="one character per scenario")
     run.set_defaults(func=_run)
     trace = sub.add_parser("trace", help="requirements x code x scenarios x results")
-    trace.add_argument("--results", help="report.json of a kit run")
+    trace.add_argument(
+        "--results", nargs="*", help="report.json of one or more kit runs (merged per REQ)"
+    )
     trace.add_argument("--code", nargs="*", help="source directories to scan (default: src/)")
     trace.add_argument("--out", help="write trace.json and trace.md into this directory")
     trace.add_argument("--check", action="store_true", help="fail on testable MUSTs not proven")

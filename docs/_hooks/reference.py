@@ -22,6 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 REPORT = Path(
     os.environ.get("ODOO_MCP_KIT_REPORT", ROOT / "reports" / "conformance" / "report.json")
 )
+#: the same kit over streamable HTTP (``tox -e docs`` runs both), merged when present
+HTTP_REPORT = Path(
+    os.environ.get(
+        "ODOO_MCP_KIT_HTTP_REPORT", ROOT / "reports" / "conformance-http" / "report.json"
+    )
+)
 
 
 def _cell(text: object) -> str:
@@ -157,11 +163,14 @@ def errors_page() -> str:
 def matrix_page() -> str:
     from odoo_mcp_conformance.trace.build import build_trace
 
-    results = REPORT if REPORT.exists() else None
+    results = [path for path in (REPORT, HTTP_REPORT) if path.exists()]
     trace = build_trace(results=results)
+    shown = ", ".join(
+        f"`{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}`" for path in results
+    )
     header = (
-        f"Results of the latest kit run against `{trace.target}` (fake Odoo, "
-        f"`{REPORT.relative_to(ROOT) if REPORT.is_relative_to(ROOT) else REPORT}`)."
+        f"Results of the latest kit runs against `{trace.target}` (fake Odoo, {shown}); "
+        "a requirement fails if any run fails it, and passes if a run passes it."
         if results
         else "No kit run was found when this site was built (`tox -e docs` runs the kit "
         "first): the statuses below come from the scan alone."

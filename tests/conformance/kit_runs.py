@@ -13,6 +13,8 @@ from odoo_mcp_conformance.paths import repo_root
 
 ROOT = repo_root()
 KIT = [sys.executable, "-m", "odoo_mcp_conformance.cli"]
+#: the documents whose requirements must all be proven over stdio (later issues add theirs)
+PROVEN_DOCUMENTS = ("SPEC-04", "SPEC-06", "SPEC-10", "SPEC-11", "L2-04a", "L2-10a", "LUJ")
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from kit_runs import ROOT, run_kit
+from kit_runs import PROVEN_DOCUMENTS, ROOT, KitRun, run_kit
+
+from odoo_mcp_conformance.trace.build import build_trace, check_trace
 
 
-def test_every_http_requirement_passes(tmp_path: Path) -> None:
+def test_every_http_requirement_passes(tmp_path: Path, reference_run: KitRun) -> None:
     features = tmp_path / "features"
     features.mkdir()
     shutil.copy(ROOT / "features" / "http.feature", features)
@@ -27,3 +29,13 @@ def test_every_http_requirement_passes(tmp_path: Path) -> None:
     statuses = {k: v for k, v in run.statuses().items() if k.startswith("REQ-HTTP-")}
     assert len(statuses) == 19
     assert {k for k, v in statuses.items() if v != "passing"} == set(), statuses
+    # the published trace merges both runs: HTTP rows pass, the stdio verdicts stand
+    merged = build_trace(
+        results=[reference_run.report_dir / "report.json", run.report_dir / "report.json"]
+    )
+    assert merged.target == "reference + reference-http"
+    assert check_trace(merged, [*PROVEN_DOCUMENTS, "HTTP"]) == []
+    stdio = build_trace(results=reference_run.report_dir / "report.json")
+    assert {r.id for r in merged.rows if r.status == "passing"} > {
+        r.id for r in stdio.rows if r.status == "passing"
+    }

@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -43,20 +43,48 @@ class Trace(BaseModel):
     untagged_scenarios: tuple[str, ...]
 
 
-def _results(path: Path | None) -> tuple[str | None, dict[str, str]]:
-    if path is None:
+#: When several runs judge one requirement: a failure anywhere is a failure, then a pass
+#: anywhere is a pass (a stdio run finds the HTTP scenarios not applicable, and vice versa).
+_PRECEDENCE: Final = ("failing", "passing", "not_applicable", "not_run")
+
+
+def _merge(statuses: Sequence[str]) -> str:
+    for status in _PRECEDENCE:
+        if status in statuses:
+            return status
+    return statuses[0]
+
+
+def _results(paths: Sequence[Path]) -> tuple[str | None, dict[str, str]]:
+    """The target name(s) and each requirement's verdict over one or more kit runs."""
+    if not paths:
         return None, {}
-    data = json.loads(path.read_text())
-    return data["target"], {row["id"]: row["status"] for row in data["requirements"]}
+    targets: list[str] = []
+    verdicts: dict[str, list[str]] = {}
+    for path in paths:
+        data = json.loads(path.read_text())
+        targets.append(str(data["target"]))
+        for row in data["requirements"]:
+            verdicts.setdefault(row["id"], []).append(row["status"])
+    return " + ".join(targets), {req: _merge(found) for req, found in verdicts.items()}
 
 
-def build_trace(*, results: Path | None = None, code_dirs: Sequence[Path] | None = None) -> Trace:
-    """Catalogue x docstring tags x scenario tags x (optionally) a kit run's report.json."""
+def build_trace(
+    *,
+    results: Path | Sequence[Path] | None = None,
+    code_dirs: Sequence[Path] | None = None,
+) -> Trace:
+    """Catalogue x docstring tags x scenario tags x (optionally) kit runs' report.json.
+
+    Several runs (e.g. the reference over stdio and over HTTP) are merged per requirement:
+    failing wins, then passing.
+    """
     root = repo_root()
     catalogue = load_catalogue()
     code = scan_code(code_dirs or [root / "src"], root)
     scenarios = scan_features(features_dir())
-    target, verdicts = _results(results)
+    paths = [results] if isinstance(results, Path) else list(results or [])
+    target, verdicts = _results(paths)
     code_by: dict[str, list[str]] = {}
     for tag in code:
         code_by.setdefault(tag.req_id, []).append(tag.location)
