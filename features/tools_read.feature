@@ -110,7 +110,7 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     Then the call succeeds
     And the result contains:
       """
-      {"count": 500, "limit": 500, "has_more": true}
+      {"count": 500, "limit": 500}
       """
     And the result "records" has 500 items
     And Odoo received 1 call
