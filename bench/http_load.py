@@ -16,14 +16,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import socket
 import statistics
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx2
@@ -32,6 +26,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
 from fake_odoo.testing import serve_fake_odoo
+from odoo_mcp_demo.http_process import http_server_process
 
 #: (tool, arguments, check of the structured answer) per user; the cycle of one session
 CALLS: dict[str, list[tuple[str, dict[str, Any], Any]]] = {
@@ -57,39 +52,6 @@ CALLS: dict[str, list[tuple[str, dict[str, Any], Any]]] = {
     ],
 }  # fmt: skip
 TOKENS = {"admin": ADMIN_API_KEY, "demo": f"demo:{DEMO_API_KEY}"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def mcp_http_server(odoo_url: str) -> Iterator[str]:
-    port = _free_port()
-    env = {**os.environ, "ODOO_URL": odoo_url, "ODOO_DB": "demo", "ODOO_USERNAME": "admin",
-           "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_LOG_LEVEL": "error"}  # fmt: skip
-    argv = [sys.executable, "-m", "odoo_mcp", "serve", "--transport", "http", "--port", str(port),
-            "--http-auth", "on"]  # fmt: skip
-    # the server logs each refused demo call (REQ-10-18): not the numbers this prints
-    process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx2.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx2.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the HTTP server did not start")
-            time.sleep(0.1)
-        yield f"{base}/mcp"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 async def _session(
@@ -132,8 +94,12 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--calls", type=int, default=20)
     args = parser.parse_args()
-    with serve_fake_odoo("19.0") as fake, mcp_http_server(str(fake.url)) as url:
-        latencies, errors, wall = asyncio.run(run(url, args.sessions, args.calls))
+    # the server logs each refused demo call (REQ-10-18) at warning: not what this measures
+    with (
+        serve_fake_odoo("19.0") as fake,
+        http_server_process(str(fake.url), "--http-auth", "on", ODOO_MCP_LOG_LEVEL="error") as base,
+    ):
+        latencies, errors, wall = asyncio.run(run(f"{base}/mcp", args.sessions, args.calls))
     ms = sorted(x * 1000 for x in latencies)
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else float("nan")
     print(f"sessions {args.sessions} (admin and demo alternately), calls {len(ms)} "

@@ -1,4 +1,4 @@
-"""REQ-HTTP-01/10/11/19: ``odoo-mcp serve --transport http``: the SDK's streamable HTTP app
+"""REQ-HTTP-01, REQ-HTTP-10, REQ-HTTP-11, REQ-HTTP-19: ``odoo-mcp serve --transport http``: the SDK's streamable HTTP app
 at ``mcp_path`` (stateful sessions with ``Mcp-Session-Id``, or ``--stateless``), mounted
 beside an unauthenticated ``GET /health``.
 
@@ -64,10 +64,15 @@ def build_http_app(
     *,
     callers: CallerConnections | None = None,
 ) -> Starlette:
-    """REQ-HTTP-01/11/19: the MCP endpoint and the health check, in one ASGI app.
+    """REQ-HTTP-01, REQ-HTTP-11, REQ-HTTP-19: the MCP endpoint and the health check, in one
+    ASGI app.
 
-    REQ-HTTP-02..09: sessions, their states, 202 for notifications, JSON-RPC errors with 200
-    and 400/404 transport errors are the SDK's streamable HTTP transport, checked by the kit.
+    The SDK's streamable HTTP transport gives, and the kit checks: sessions created by
+    initialize with an ``Mcp-Session-Id`` (REQ-HTTP-02), their states up to DELETE
+    (REQ-HTTP-03), only initialize before a session (REQ-HTTP-04), every method while
+    initializing (REQ-HTTP-05), 202 for notifications (REQ-HTTP-06), JSON-RPC errors with 200
+    (REQ-HTTP-07), 400/404 transport errors (REQ-HTTP-08), unknown methods refused without
+    session work (REQ-HTTP-09) and the negotiated protocol version (REQ-HTTP-10).
 
     REQ-HTTP-13: with authentication on, ``callers`` (or one built from the configuration)
     turns each request's Bearer token into its caller's Odoo connection.
