@@ -1,6 +1,6 @@
-"""REQ-HTTP-01, REQ-HTTP-10, REQ-HTTP-11, REQ-HTTP-19: ``odoo-mcp serve --transport http``: the SDK's streamable HTTP app
-at ``mcp_path`` (stateful sessions with ``Mcp-Session-Id``, or ``--stateless``), mounted
-beside an unauthenticated ``GET /health``.
+"""REQ-HTTP-01, REQ-HTTP-10, REQ-HTTP-11, REQ-HTTP-19: ``odoo-mcp serve --transport http``:
+the SDK's streamable HTTP app at ``mcp_path`` (stateful sessions with ``Mcp-Session-Id``, or
+``--stateless``), mounted beside an unauthenticated ``GET /health``.
 
 With ``http_auth`` on (the default off loopback, REQ-HTTP-18) the MCP endpoint sits behind
 :class:`~odoo_mcp.http.auth.BearerAuth` and each request acts as its caller's Odoo user; off
