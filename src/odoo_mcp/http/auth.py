@@ -101,23 +101,31 @@ class CallerConnections:
         if found is not None:
             self._callers.move_to_end(digest)
             return found
+        # one authentication per token at a time; the lock goes once it is settled, either
+        # way (refused tokens must not pile up locks)
         lock = self._locks.setdefault(digest, anyio.Lock())
-        async with lock:
-            found = self._callers.get(digest)
-            if found is None:
-                manager = await self._authenticate(token)
-                found = Caller(manager, manager.uid)
-                self._callers[digest] = found
-                await self._evict()
-        self._locks.pop(digest, None)
+        try:
+            async with lock:
+                found = self._callers.get(digest)
+                if found is None:
+                    manager = await self._authenticate(token)
+                    found = Caller(manager, manager.uid)
+                    self._callers[digest] = found
+                    await self._evict()
+        finally:
+            self._locks.pop(digest, None)
         return found
 
-    async def _authenticate(self, token: str) -> ConnectionManager:
-        login, key = _split_token(token)
+    def _manager_for(self, token: str) -> tuple[str | None, ConnectionManager]:
+        """The token's login (if it names one) and a not yet connected manager for it."""
+        login, key = _split_token(token.strip())
         settings = self._settings.model_copy(
             update={"username": login, "password": None, "api_key": SecretStr(key)}
         )
-        manager = self._connect(settings)
+        return login, self._connect(settings)
+
+    async def _authenticate(self, token: str) -> ConnectionManager:
+        login, manager = self._manager_for(token)
         try:
             await manager.connect()
         except OdooConnectionError as exc:
@@ -138,11 +146,7 @@ class CallerConnections:
     def unverified(self, token: str) -> Caller:
         """A connection for a token Odoo could not check (Odoo unreachable): not connected and
         not kept. Its first Odoo call authenticates, so a bad token still reaches no data."""
-        login, key = _split_token(token.strip())
-        settings = self._settings.model_copy(
-            update={"username": login, "password": None, "api_key": SecretStr(key)}
-        )
-        return Caller(self._connect(settings), None)
+        return Caller(self._manager_for(token)[1], None)
 
     async def _evict(self) -> None:
         while len(self._callers) > self._max:

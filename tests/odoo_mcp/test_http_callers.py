@@ -1,0 +1,65 @@
+"""REQ-HTTP-13/15: the token -> Odoo connection map behind the HTTP transport's Bearer auth."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from fake_odoo.demo import ADMIN_API_KEY, ADMIN_UID, DEMO_API_KEY, DEMO_UID
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.testing import FakeOdooTransport
+from mcp_servers import fake_config
+from odoo_mcp.callers import Caller
+from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.connection.settings import ConnectionSettings
+from odoo_mcp.http.auth import CallerConnections, CallerRefused
+
+pytestmark = pytest.mark.anyio
+
+
+def _callers(fake: FakeOdoo, **options: int) -> tuple[CallerConnections, list[ConnectionManager]]:
+    made: list[ConnectionManager] = []
+
+    def connect(settings: ConnectionSettings) -> ConnectionManager:
+        made.append(ConnectionManager(settings, transport=FakeOdooTransport(app=fake.app)))
+        return made[-1]
+
+    settings = fake_config().connection_settings()
+    return CallerConnections(settings, connect=connect, **options), made
+
+
+async def test_one_authentication_per_token_even_when_requests_race() -> None:
+    callers, made = _callers(FakeOdoo("19.0"))
+    found: list[Caller] = []
+    async with anyio.create_task_group() as tasks:
+        for _ in range(10):
+            tasks.start_soon(lambda: _append(found, callers, ADMIN_API_KEY))
+    assert {caller.uid for caller in found} == {ADMIN_UID} and len(made) == 1
+    demo = await callers.resolve(f"demo:{DEMO_API_KEY}")
+    assert demo.uid == DEMO_UID and demo.connection is not found[0].connection
+    await callers.close()
+
+
+async def _append(found: list[Caller], callers: CallerConnections, token: str) -> None:
+    found.append(await callers.resolve(token))
+
+
+async def test_refused_tokens_are_not_kept() -> None:
+    callers, made = _callers(FakeOdoo("19.0"))
+    for attempt in range(3):
+        with pytest.raises(CallerRefused) as refused:
+            await callers.resolve(f"wrong-key-{attempt}")
+        assert refused.value.status == 401 and "wrong-key" not in refused.value.description
+    assert callers._callers == {} and callers._locks == {}  # nothing grows with bad tokens
+    assert all(not manager.is_ready for manager in made)
+
+
+async def test_the_least_recently_used_caller_is_closed_beyond_the_cap() -> None:
+    callers, made = _callers(FakeOdoo("19.0"), max_callers=1)
+    admin = await callers.resolve(ADMIN_API_KEY)
+    await callers.resolve(DEMO_API_KEY)
+    assert not admin.connection.is_ready  # closed when demo took its place
+    again = await callers.resolve(ADMIN_API_KEY)
+    assert again.uid == ADMIN_UID and again.connection is not admin.connection
+    assert len(made) == 3
+    await callers.close()
