@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import anyio
 import pytest
 
@@ -17,7 +19,7 @@ from odoo_mcp.http.auth import CallerConnections, CallerRefused
 pytestmark = pytest.mark.anyio
 
 
-def _callers(fake: FakeOdoo, **options: int) -> tuple[CallerConnections, list[ConnectionManager]]:
+def _callers(fake: FakeOdoo, **options: Any) -> tuple[CallerConnections, list[ConnectionManager]]:
     made: list[ConnectionManager] = []
 
     def connect(settings: ConnectionSettings) -> ConnectionManager:
@@ -63,3 +65,16 @@ async def test_the_least_recently_used_caller_is_closed_beyond_the_cap() -> None
     assert again.uid == ADMIN_UID and again.connection is not admin.connection
     assert len(made) == 3
     await callers.close()
+
+
+async def test_a_refused_token_is_refused_again_without_asking_odoo() -> None:
+    now = [0.0]
+    callers, made = _callers(FakeOdoo("19.0"), clock=lambda: now[0])
+    for _ in range(3):
+        with pytest.raises(CallerRefused):
+            await callers.resolve("revoked-key")
+    assert len(made) == 1  # Odoo was asked once
+    now[0] += 61  # the memory fades: Odoo is asked again
+    with pytest.raises(CallerRefused):
+        await callers.resolve("revoked-key")
+    assert len(made) == 2

@@ -13,7 +13,7 @@ Decisions (spec/decisions.md, decision 29):
   that speaks Bearer sends it on every request anyway, and an unauthenticated client learns
   at ``initialize`` that it must, instead of after its discovery requests;
 * 401 with ``WWW-Authenticate: Bearer`` for a missing or refused token, before anything reaches
-  the MCP layer. When Odoo cannot be reached to check a token, the request goes on with an
+  the MCP layer; a refused token is refused again for a minute without asking Odoo. When Odoo cannot be reached to check a token, the request goes on with an
   unverified connection that authenticates before its first Odoo call: the client sees the
   SPEC-10 connection error it would see on stdio, and a bad token still reaches no data;
 * a session belongs to the Odoo user whose request created it; a request on that session
@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
@@ -51,6 +52,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_CALLERS: Final = 256
 #: Sessions remembered with their owner; the SDK caps sessions too (and ends idle ones).
 MAX_BOUND_SESSIONS: Final = 10_000
+#: Seconds a token Odoo refused is refused again without asking Odoo (a client retrying a
+#: revoked key, or someone guessing keys, costs Odoo one call per token and period).
+REFUSAL_MEMORY: Final = 60.0
+MAX_REFUSED: Final = 10_000
 
 
 class CallerRefused(Exception):
@@ -79,8 +84,12 @@ class CallerConnections:
         backoff: tuple[float, ...] = (),
         max_callers: int = MAX_CALLERS,
         connect: Callable[[ConnectionSettings], ConnectionManager] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._settings = settings
+        self._clock = clock
+        #: digest -> (when it may be asked again, the refusal)
+        self._refused: OrderedDict[str, tuple[float, CallerRefused]] = OrderedDict()
         self._backoff = backoff
         self._max = max_callers
         self._connect = connect or self._new_manager
@@ -101,6 +110,7 @@ class CallerConnections:
         if found is not None:
             self._callers.move_to_end(digest)
             return found
+        self._recall_refusal(digest)
         # one authentication per token at a time; the lock goes once it is settled, either
         # way (refused tokens must not pile up locks)
         lock = self._locks.setdefault(digest, anyio.Lock())
@@ -108,7 +118,7 @@ class CallerConnections:
             async with lock:
                 found = self._callers.get(digest)
                 if found is None:
-                    manager = await self._authenticate(token)
+                    manager = await self._authenticate(token, digest)
                     found = Caller(manager, manager.uid)
                     self._callers[digest] = found
                     await self._evict()
@@ -124,7 +134,23 @@ class CallerConnections:
         )
         return login, self._connect(settings)
 
-    async def _authenticate(self, token: str) -> ConnectionManager:
+    def _recall_refusal(self, digest: str) -> None:
+        """A token Odoo refused a moment ago is refused again without an Odoo call."""
+        remembered = self._refused.get(digest)
+        if remembered is None:
+            return
+        until, refusal = remembered
+        if self._clock() < until:  # a fresh exception: re-raising one would grow its traceback
+            raise CallerRefused(refusal.status, refusal.error, refusal.description)
+        del self._refused[digest]
+
+    def _remember_refusal(self, digest: str, refusal: CallerRefused) -> None:
+        self._refused[digest] = (self._clock() + REFUSAL_MEMORY, refusal)
+        self._refused.move_to_end(digest)
+        while len(self._refused) > MAX_REFUSED:
+            self._refused.popitem(last=False)
+
+    async def _authenticate(self, token: str, digest: str) -> ConnectionManager:
         login, manager = self._manager_for(token)
         try:
             await manager.connect()
@@ -137,9 +163,11 @@ class CallerConnections:
             await manager.close()
             hint = "" if login else " (this Odoo may need the login too: Bearer login:apikey)"
             logger.warning("authentication refused for a bearer token of %s", login or "a key")
-            raise CallerRefused(
+            refusal = CallerRefused(
                 401, "invalid_token", f"Odoo refused the API key{hint}: {exc.message}"
-            ) from None
+            )
+            self._remember_refusal(digest, refusal)
+            raise refusal from None
         logger.warning("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
         return manager
 
