@@ -3,22 +3,60 @@ Feature: Configuration
   Settings come from the environment (the spec's names), a JSON file and the command line; an
   invalid configuration stops the server with one message per problem.
 
+  These scenarios set the spec's own environment variables (REQ-11-25) exactly as written:
+  a target's setting mapping does not apply to them, since the names and the value syntax are
+  what they test.
+
   @REQ-11-25 @REQ-11-30
-  Scenario: list settings are comma-separated, spaces allowed
-    Given the server setting "model_allowlist" is "res.partner , sale.order"
+  Scenario: list settings are comma-separated, by the spec's variable name
+    Given the server environment variable "ODOO_MCP_MODEL_ALLOWLIST" is "res.partner,sale.order"
     When the client calls "odoo_core_list_models" without arguments
     Then the result "models[*].model" is ["res.partner", "sale.order"]
 
-  @REQ-11-31 @needs_rate_limit @fresh_server
-  Scenario: booleans are read as true/1/yes, in any case
-    Given the server setting "rate_limit_enabled" is "YES"
-    And the server setting "rate_limit_rpm" is "1"
-    And the server setting "rate_limit_burst" is "1"
+  @REQ-11-30 @reference
+  Scenario: spaces around the commas of a list are ignored
+    Given the server environment variable "ODOO_MCP_MODEL_ALLOWLIST" is "res.partner , sale.order"
+    When the client calls "odoo_core_list_models" without arguments
+    Then the result "models[*].model" is ["res.partner", "sale.order"]
+
+  @REQ-11-25 @REQ-11-31 @needs_rate_limit @fresh_server
+  Scenario Outline: booleans are read as true/1/yes, in any case
+    Given the server environment variable "ODOO_MCP_RATE_LIMIT" is "<true>"
+    And the server environment variable "ODOO_MCP_RATE_LIMIT_RPM" is "1"
+    And the server environment variable "ODOO_MCP_RATE_LIMIT_BURST" is "1"
     When the client calls "odoo_core_count" 2 times with:
       """
       {"model": "res.partner"}
       """
     Then the call fails with error code "RATE_LIMITED"
+
+    Examples:
+      | true |
+      | YES  |
+      | 1    |
+      | True |
+
+  @REQ-11-25 @REQ-11-31 @needs_rate_limit @fresh_server
+  Scenario Outline: booleans are read as false/0/no, in any case
+    Given the server environment variable "ODOO_MCP_RATE_LIMIT" is "<false>"
+    And the server environment variable "ODOO_MCP_RATE_LIMIT_RPM" is "1"
+    And the server environment variable "ODOO_MCP_RATE_LIMIT_BURST" is "1"
+    When the client calls "odoo_core_count" 3 times with:
+      """
+      {"model": "res.partner"}
+      """
+    Then the call succeeds
+
+    Examples:
+      | false |
+      | NO    |
+      | 0     |
+
+  @REQ-11-25 @REQ-11-02
+  Scenario: the mode is read from ODOO_MCP_MODE
+    Given the server environment variable "ODOO_MCP_MODE" is "full"
+    When the client lists the tools
+    Then the tool list includes "odoo_core_unlink"
 
   @REQ-11-26 @REQ-11-27
   Scenario: the JSON file gives settings and the environment overrides it
@@ -46,13 +84,14 @@ Feature: Configuration
     And the start-up error mentions "mode"
     And the start-up error carries no traceback
 
-  @REQ-11-28 @REQ-11-29
+  @REQ-11-28 @REQ-11-29 @reference
   Scenario: every problem is reported at once
+    The seeds ask for a clear report and a refusal; naming every problem in one go is ours.
     When the server is started with the settings:
       """
       {"model_allowlist": ["res.partner"], "model_blocklist": ["crm.lead"], "write_allowlist": ["sale.order"], "mode": "restricted"}
       """
-    Then the server refuses to start
+    Then [seed] the server refuses to start
     And the start-up error mentions "model_allowlist"
     And the start-up error mentions "sale.order"
 

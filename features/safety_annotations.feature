@@ -38,3 +38,15 @@ Feature: Tool annotations
       | odoo_core_write   | false       | true       |
       | odoo_core_unlink  | true        | true       |
       | odoo_core_execute | false       | false      |
+
+  @REQ-11-17
+  Scenario Outline: every listed tool, whatever its name, states its hints in every mode
+    Given the server runs in "<mode>" mode
+    When the client lists the tools
+    Then every listed tool states all four annotation hints and a title
+
+    Examples:
+      | mode       |
+      | readonly   |
+      | restricted |
+      | full       |

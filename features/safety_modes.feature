@@ -17,6 +17,7 @@ Feature: Operation modes
     And the tool list does not include "odoo_core_create"
     And the tool list does not include "odoo_core_write"
     And the tool list does not include "odoo_core_unlink"
+    And no listed tool changes data, except "odoo_core_execute"
 
   @REQ-11-01 @REQ-11-04
   Scenario: restricted mode lists create and write but not unlink
@@ -27,6 +28,7 @@ Feature: Operation modes
     And the tool list includes "odoo_core_write"
     And the tool list includes "odoo_core_execute"
     And the tool list does not include "odoo_core_unlink"
+    And no listed tool is destructive
 
   @REQ-11-01 @REQ-11-04
   Scenario: full mode lists every tool
@@ -54,7 +56,7 @@ Feature: Operation modes
       {"model": "res.partner", "method": "write", "args": [[9], {"name": "x"}]}
       """
     Then the call fails with error code "MODE_VIOLATION"
-    And the result "message" matches the pattern ".*readonly.*"
+    And [reference] the result "message" matches the pattern ".*readonly.*"
     And Odoo received no call
 
   @REQ-11-03

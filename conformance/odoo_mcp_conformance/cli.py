@@ -23,9 +23,10 @@ def _run(args: argparse.Namespace) -> int:
         select=args.select,
         fake_url=args.fake_url,
         quiet=args.quiet,
+        profile=args.profile,
     )
     counts = ", ".join(f"{n} {status}" for status, n in report.requirement_counts.items())
-    print(f"\n{report.target}: requirements {counts}")
+    print(f"\n{report.target} (profile {report.profile}): requirements {counts}")
     scenario_counts = ", ".join(f"{n} {o}" for o, n in report.scenario_counts.items())
     print(f"{report.target}: scenarios {scenario_counts}")
     for req_id in report.warnings:
@@ -67,6 +68,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--features", help="feature directory (default: the bundled features)")
     run.add_argument("-k", "--select", help="pytest -k expression to run a subset")
     run.add_argument("--fake-url", help="use a running fake Odoo instead of serving one")
+    run.add_argument(
+        "--profile",
+        choices=("spec", "reference"),
+        help="spec: verdicts from seed expectations only, decisions reported as notes; "
+        "reference: every expectation counts (default: the target's profile, else spec)",
+    )
     run.add_argument("-q", "--quiet", action="store_true", help="one character per scenario")
     run.set_defaults(func=_run)
     trace = sub.add_parser("trace", help="requirements x code x scenarios x results")

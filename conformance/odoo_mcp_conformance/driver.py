@@ -10,6 +10,7 @@ own, closed at the end of the scenario.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -63,17 +64,35 @@ class ToolOutcome:
 
     @property
     def structured(self) -> Any:
-        """Structured content, else the JSON of the text content, else None."""
-        import json
+        """The answer's JSON body, read where the seeds put it.
 
+        SPEC-10's own example (REQ-10-17) carries the body as JSON in a TextContent, and
+        servers on older SDKs send nothing else, so a text block holding a JSON object or
+        array is the body. Otherwise ``structuredContent`` is, unwrapped from the SDK's
+        ``{"result": ...}`` envelope for non-object results. None when neither holds JSON.
+        """
         if self.result is None:
             return None
-        if self.result.structured_content is not None:
-            return self.result.structured_content
-        try:
-            return json.loads(self.text)
-        except ValueError:
-            return None
+        for block in self.result.content:
+            if isinstance(block, t.TextContent):
+                body = _json_body(block.text)
+                if body is not None:
+                    return body
+        data = self.result.structured_content
+        if isinstance(data, dict) and set(data) == {"result"} and not self.result.content:
+            return data["result"]
+        return data
+
+
+def _json_body(text: str) -> Any:
+    """``text`` parsed when it is a JSON object or array, else None."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        return None
+    try:
+        return json.loads(stripped)
+    except ValueError:
+        return None
 
 
 class McpDriver:

@@ -17,9 +17,12 @@ import pytest
 from pytest_bdd.parser import Scenario
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 
+from odoo_mcp_conformance.capabilities import CAPABILITIES, NOT_IMPLEMENTED
 from odoo_mcp_conformance.catalogue import REQ_ID, load_catalogue
+from odoo_mcp_conformance.checks import CheckRecorder
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import ServerPool
+from odoo_mcp_conformance.sources import PROFILES, Check, Profile, scenario_source
 from odoo_mcp_conformance.target import Target, load_target
 from odoo_mcp_conformance.world import NOT_APPLICABLE, World
 
@@ -34,20 +37,10 @@ pytest_plugins = [
     "odoo_mcp_conformance.steps.http",
 ]
 
-#: Optional behaviours a target may claim; scenarios needing one are tagged ``@needs_<name>``.
-CAPABILITIES = {
-    "audit_log": "writes the JSONL audit log to a file the kit can read",
-    "rate_limit": "limits tool calls per session",
-    "error_logs": "logs classified errors on stderr (level name, model, method, code)",
-    "resources": "SPEC-06 resources",
-    "prompts": "SPEC-06 prompts",
-    "subscriptions": "SPEC-06 resource subscriptions",
-    "contracts": "the storefront contract tools",
-    "http": "serves streamable HTTP (the target's transport is http)",
-    "http_auth": "authenticates HTTP callers with their Odoo API key as a Bearer token",
-    "http_stateless": "has a stateless HTTP mode (setting stateless_http)",
-}
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()
+_WORLD = pytest.StashKey[World]()
+#: decision numbers a scenario may cite as ``@decision-N`` (spec/decisions.md)
+_DECISION_TAGS = range(1, 100)
 DOCUMENT_TAGS = ("SPEC-04", "SPEC-06", "SPEC-10", "SPEC-11", "L2-04a", "L2-10a", "HTTP", "LUJ")
 
 
@@ -58,6 +51,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kit-odoo-version", default="19.0", help="fake Odoo version to serve")
     group.addoption("--kit-results", default="", help="write raw scenario results (JSON) here")
     group.addoption("--kit-log-dir", default="", help="server stderr logs go here")
+    group.addoption(
+        "--kit-profile",
+        default="",
+        choices=("", *PROFILES),
+        help="spec: only seed expectations decide; reference: every expectation (default: "
+        "the target's profile)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -68,12 +68,16 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, text in CAPABILITIES.items():
         config.addinivalue_line("markers", f"needs_{name}: needs a target that {text}")
     config.addinivalue_line("markers", "fresh_server: the scenario gets its own server process")
+    config.addinivalue_line("markers", "reference: expectations of the reference server only")
+    for number in _DECISION_TAGS:
+        config.addinivalue_line("markers", f"decision-{number}: rests on decision {number}")
     config.addinivalue_line("markers", "odoo_version(v): the scenario needs a fake Odoo version")
     config.stash[_RESULTS] = []
 
 
 #: Given steps that decide which server process a scenario needs
 _CONFIGURING = ("the server runs in", "the server setting", "the server connects to Odoo as",
+                "the server environment variable",
                 "the server talks to Odoo over", "the server configuration file",
                 "the audit log is enabled", "a fresh server")  # fmt: skip
 
@@ -113,6 +117,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def kit_target(pytestconfig: pytest.Config) -> Target:
     return load_target(Path(pytestconfig.getoption("--kit-target")))
+
+
+def kit_profile(config: pytest.Config) -> Profile:
+    """The run's profile: the option, else the target's own (``spec`` unless it says)."""
+    given = config.getoption("--kit-profile")
+    if given in PROFILES:
+        return given  # type: ignore[no-any-return]
+    return load_target(Path(config.getoption("--kit-target"))).target.profile
 
 
 @pytest.fixture(scope="session")
@@ -163,6 +175,10 @@ def world(
         if marker.name.startswith("needs_"):
             feature = marker.name.removeprefix("needs_")
             if feature not in kit_target.capabilities.features:
+                capability = CAPABILITIES.get(feature)
+                if capability is not None and capability.required_for(kit_target.target.transport):
+                    # a MUST cannot be declared away: not claiming it is not implementing it
+                    pytest.fail(f"{NOT_IMPLEMENTED}{capability.why_required}", pytrace=False)
                 pytest.skip(f"{NOT_APPLICABLE}the target does not claim {feature!r}")
     if control.dirty:
         control.reset()
@@ -170,10 +186,35 @@ def world(
     control.clear_calls()
     state = World(kit_target, control, server_pool, tmp_path)
     state.fresh = request.node.get_closest_marker("fresh_server") is not None
+    state.checks = CheckRecorder(scenario_source(m.name for m in request.node.iter_markers()))
+    request.node.stash[_WORLD] = state
     yield state
     control.note_writes()
     control.clear_faults()
+    state.release()
     server_pool.release_fresh()
+
+
+def pytest_bdd_before_step_call(step: Any, step_func_args: dict[str, Any]) -> None:
+    """Tell the scenario's recorder which step runs (with its ``[source]`` prefix)."""
+    world = step_func_args.get("world")
+    if isinstance(world, World):
+        world.checks.begin_step(step.name)
+
+
+def pytest_bdd_step_error(
+    request: pytest.FixtureRequest, step: Any, exception: BaseException
+) -> None:
+    """A Given or When step that raised ends the scenario: one failed check says where."""
+    world = request.node.stash.get(_WORLD, None)
+    if world is not None:
+        world.checks.begin_step(step.name)
+        world.checks.record(False, _words(exception))
+
+
+def _words(exception: BaseException) -> str:
+    text = str(exception).strip().split("\nassert ")[0].strip()
+    return text or type(exception).__name__
 
 
 @pytest.hookimpl(wrapper=True)
@@ -185,19 +226,43 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _record(item: pytest.Item, report: pytest.TestReport) -> None:
+    """One raw result per scenario: its checks and its verdict in the run's profile."""
     scenario = _scenario(item)
-    tags = sorted({m.name for m in item.iter_markers() if REQ_ID.fullmatch(m.name)})
-    if report.passed:
-        outcome, message = "passed", ""
-    elif report.skipped:
+    markers = {m.name for m in item.iter_markers()}
+    tags = sorted(m for m in markers if REQ_ID.fullmatch(m))
+    default = scenario_source(markers)
+    profile = kit_profile(item.config)
+    world = item.stash.get(_WORLD, None)
+    checks: list[Check] = list(world.checks.checks) if world is not None else []
+    notes: list[str] = []
+    if report.skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         reason = reason.removeprefix("Skipped: ")
         if reason.startswith(NOT_APPLICABLE):
             outcome, message = "not_applicable", reason.removeprefix(NOT_APPLICABLE)
         else:  # a bare skip is a check that could not run: a failure
             outcome, message = "failed", f"scenario skipped without a verdict: {reason}"
+        checks = []
     else:
-        outcome, message = "failed", _short(report)
+        if report.failed and not any(c.outcome == "failed" for c in checks):
+            # a failure outside the steps (set-up, e.g. a MUST the target does not claim)
+            step = "(scenario set-up)" if report.when == "setup" else "(scenario)"
+            checks.append(
+                Check(step=step, source=default, outcome="failed", message=_short(report))
+            )
+        counting = [c for c in checks if c.source.counts_in(profile)]
+        failed = [c for c in counting if c.outcome == "failed"]
+        notes = [_explain(c) for c in checks if c not in counting and c.outcome == "failed"]
+        message = "; ".join(_explain(c) for c in failed)
+        if failed:
+            outcome = "failed"
+        elif not counting:
+            outcome = "noted"  # nothing in it is an expectation of this profile
+        else:
+            outcome = "passed"
+        if report.when == "call":  # pytest's own summary agrees with the kit's verdict
+            report.outcome = "failed" if failed else "passed"
+            report.longrepr = message if failed else None
     feature = scenario.feature.rel_filename if scenario is not None else ""
     item.config.stash[_RESULTS].append(
         {
@@ -205,10 +270,19 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             "feature": Path(feature).name if feature else "",
             "scenario": scenario.name if scenario is not None else item.name,
             "requirements": tags,
+            "source": default.label,
             "outcome": outcome,
             "message": message,
+            "notes": notes,
+            "checks": [c.model_dump(mode="json") for c in checks],
         }
     )
+
+
+def _explain(check: Check) -> str:
+    """A failed check in words: which step, what was expected and what came."""
+    where = f"[{check.source.label}] {check.step}"
+    return f"{where}: {check.message}" if check.message else where
 
 
 def _short(report: pytest.TestReport) -> str:

@@ -20,11 +20,14 @@ from pydantic import BaseModel, ConfigDict
 
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import Catalogue
+from odoo_mcp_conformance.sources import Check
 
 __all__ = ["RequirementVerdict", "RunReport", "ScenarioResult", "build_report", "write_reports"]
 
 Status = Literal["passing", "failing", "not_applicable", "untested", "excluded"]
-Outcome = Literal["passed", "failed", "not_applicable"]
+#: ``noted``: the scenario ran, but none of its checks is an expectation of the run's profile
+#: (a decision or reference scenario in the spec profile): reported, never a verdict.
+Outcome = Literal["passed", "failed", "not_applicable", "noted"]
 
 
 class ScenarioResult(BaseModel):
@@ -36,6 +39,11 @@ class ScenarioResult(BaseModel):
     requirements: tuple[str, ...]
     outcome: Outcome
     message: str = ""
+    #: the scenario's default source: ``seed``, ``decision N`` or ``reference``
+    source: str = "seed"
+    #: failed checks that do not count in this profile ("differs from the reference")
+    notes: tuple[str, ...] = ()
+    checks: tuple[Check, ...] = ()
 
     @property
     def label(self) -> str:
@@ -52,6 +60,8 @@ class RequirementVerdict(BaseModel):
     status: Status
     scenarios: tuple[str, ...]
     failures: tuple[str, ...] = ()
+    #: where the reference server's own choices differ (never a failure in the spec profile)
+    notes: tuple[str, ...] = ()
     #: what the failure costs: error (fails the run), warning, info; None when not failing
     severity: Literal["error", "warning", "info"] | None = None
     in_baseline: bool = False
@@ -63,6 +73,8 @@ class RunReport(BaseModel):
 
     target: str
     odoo_version: str
+    #: ``spec``: only seed expectations decide; ``reference``: every expectation
+    profile: str = "reference"
     strict: bool
     meets_baseline: bool
     requirement_counts: dict[str, int]
@@ -75,7 +87,7 @@ class RunReport(BaseModel):
 
 
 def _status(results: list[ScenarioResult]) -> Status:
-    outcomes = {r.outcome for r in results}
+    outcomes = {r.outcome for r in results} - {"noted"}
     if not outcomes:
         return "untested"
     if "failed" in outcomes:
@@ -89,6 +101,7 @@ def build_report(
     *,
     target: str,
     odoo_version: str,
+    profile: str = "reference",
     catalogue: Catalogue,
     results: Iterable[ScenarioResult],
     baseline: Baseline,
@@ -120,6 +133,7 @@ def build_report(
                 status=status,
                 scenarios=tuple(r.label for r in tagged),
                 failures=tuple(f"{r.label}: {r.message}" for r in tagged if r.outcome == "failed"),
+                notes=tuple(f"{r.label}: {note}" for r in tagged for note in r.notes),
                 severity=severity,
                 in_baseline=req_id in expected,
                 reason=row.reason,
@@ -132,6 +146,7 @@ def build_report(
     return RunReport(
         target=target,
         odoo_version=odoo_version,
+        profile=profile,
         strict=strict,
         meets_baseline=not unexpected and not stale,
         requirement_counts=dict(sorted(Counter(v.status for v in verdicts).items())),
@@ -149,8 +164,10 @@ def render_markdown(report: RunReport) -> str:
     lines = [
         f"# Conformance report: {report.target}",
         "",
-        f"Fake Odoo {report.odoo_version}; the run {verdict}"
+        f"Fake Odoo {report.odoo_version}; profile `{report.profile}`; the run {verdict}"
         + (" (strict: SHOULD failures count)." if report.strict else "."),
+        "",
+        _PROFILE_TEXT.get(report.profile, ""),
         "",
         "| Requirements | Count |",
         "|---|---|",
@@ -179,7 +196,26 @@ def render_markdown(report: RunReport) -> str:
         for v in failures:
             lines += [f"### {v.id} ({v.keyword})", ""]
             lines += [f"- {text.replace(chr(10), ' ')}" for text in v.failures] + [""]
+    noted = [v for v in report.requirements if v.notes]
+    if noted:
+        lines += ["", "## Differs from the reference (notes, never failures)", ""]
+        for v in noted:
+            lines += [f"### {v.id}", ""]
+            lines += [f"- {text.replace(chr(10), ' ')}" for text in v.notes] + [""]
+    lines += ["", "## Scenarios", "", "| Feature | Scenario | Source | Outcome |"]
+    lines += ["|---|---|---|---|"]
+    for sc in report.scenarios:
+        name = sc.scenario.replace("|", "\\|")
+        lines.append(f"| {sc.feature} | {name} | {sc.source} | {sc.outcome} |")
     return "\n".join(lines).rstrip() + "\n"
+
+
+_PROFILE_TEXT = {
+    "spec": "Only expectations taken from the seeds decide a verdict; where the reference "
+    "server's decisions or own behaviour differ, the run says so under *Differs from the "
+    "reference* and does not fail.",
+    "reference": "Every expectation decides, the reference server's decisions included.",
+}
 
 
 def render_junit(report: RunReport) -> str:
@@ -194,9 +230,12 @@ def render_junit(report: RunReport) -> str:
     )
     for s in report.scenarios:
         case = ET.SubElement(suite, "testcase", classname=s.feature, name=s.scenario)
-        ET.SubElement(case, "properties").extend(
+        properties = ET.SubElement(case, "properties")
+        properties.extend(
             ET.Element("property", name="requirement", value=req) for req in s.requirements
         )
+        properties.append(ET.Element("property", name="source", value=s.source))
+        properties.extend(ET.Element("property", name="note", value=note) for note in s.notes)
         if s.outcome == "failed":
             ET.SubElement(case, "failure", message=s.message[:500]).text = s.message
         elif s.outcome == "not_applicable":

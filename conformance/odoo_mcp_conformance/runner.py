@@ -35,9 +35,11 @@ def run_kit(
     select: str | None = None,
     fake_url: str | None = None,
     quiet: bool = False,
+    profile: str | None = None,
 ) -> RunReport:
     """Run every scenario against the target and write the reports into ``report_dir``."""
     target = load_target(target_path)
+    profile = profile or target.target.profile
     report_dir.mkdir(parents=True, exist_ok=True)
     raw = report_dir / "scenarios.raw.json"
     raw.unlink(missing_ok=True)
@@ -50,6 +52,7 @@ def run_kit(
         "--kit-odoo-version", odoo_version,
         "--kit-results", str(raw),
         "--kit-log-dir", str(report_dir / "server-logs"),
+        "--kit-profile", profile,
         "-q" if quiet else "-v",
         "--no-header",
         "-rN",
@@ -76,6 +79,7 @@ def run_kit(
     report = build_report(
         target=target.name,
         odoo_version=odoo_version,
+        profile=profile,
         catalogue=load_catalogue(),
         results=results,
         baseline=baseline,

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "KIT_SETTINGS",
+    "SPEC_ENV_NAMES",
     "Launch",
     "NotApplicable",
     "OdooCoordinates",
@@ -53,6 +54,33 @@ KIT_SETTINGS: Mapping[str, str] = {
     "log_level": "server log level",
     "config_file": "path of a JSON configuration file (the kit writes it)",
     "subscription_poll_interval": "number: seconds between two polls for resource updates",
+}
+
+
+#: The environment names SPEC-11 REQ-11-25/27 give the kit's settings: a target that does not
+#: map a setting gets it under the spec's own name, never "not applicable".
+SPEC_ENV_NAMES: Mapping[str, str] = {
+    "mode": "ODOO_MCP_MODE",
+    "odoo_protocol": "ODOO_PROTOCOL",
+    "odoo_timeout": "ODOO_TIMEOUT",
+    "reconnect_max_attempts": "ODOO_MCP_RECONNECT_ATTEMPTS",
+    "reconnect_backoff_base": "ODOO_MCP_RECONNECT_BACKOFF",
+    "model_allowlist": "ODOO_MCP_MODEL_ALLOWLIST",
+    "model_blocklist": "ODOO_MCP_MODEL_BLOCKLIST",
+    "write_allowlist": "ODOO_MCP_WRITE_ALLOWLIST",
+    "field_blocklist": "ODOO_MCP_FIELD_BLOCKLIST",
+    "method_blocklist": "ODOO_MCP_METHOD_BLOCKLIST",
+    "rate_limit_enabled": "ODOO_MCP_RATE_LIMIT",
+    "rate_limit_rpm": "ODOO_MCP_RATE_LIMIT_RPM",
+    "rate_limit_burst": "ODOO_MCP_RATE_LIMIT_BURST",
+    "audit_enabled": "ODOO_MCP_AUDIT",
+    "audit_log_file": "ODOO_MCP_AUDIT_FILE",
+    "search_default_limit": "ODOO_MCP_SEARCH_LIMIT",
+    "search_max_limit": "ODOO_MCP_SEARCH_MAX_LIMIT",
+    "strip_html": "ODOO_MCP_STRIP_HTML",
+    "enabled_toolsets": "ODOO_MCP_ENABLED_TOOLSETS",
+    "log_level": "ODOO_MCP_LOG_LEVEL",
+    "config_file": "ODOO_MCP_CONFIG",
 }
 
 
@@ -103,6 +131,9 @@ class TargetInfo(BaseModel):
     headers: dict[str, str] = Field(default_factory=dict)
     cwd: str = ""
     startup_timeout: float = 30.0
+    #: the profile a run uses unless ``--profile`` says otherwise: ``spec`` judges on the seeds
+    #: alone; ``reference`` (our own targets) also holds the reference server to our decisions
+    profile: Literal["spec", "reference"] = "spec"
 
 
 class Capabilities(BaseModel):
@@ -178,8 +209,14 @@ class Target(BaseModel):
         odoo: OdooCoordinates,
         settings: Mapping[str, str | bool | int | Sequence[str]],
         extra: Mapping[str, str] | None = None,
+        raw_env: Mapping[str, str] | None = None,
     ) -> Launch:
-        """The launch for these coordinates and settings; NotApplicable when unmappable."""
+        """The launch for these coordinates and settings; NotApplicable when unmappable.
+
+        A setting the target does not map goes under its REQ-11-25 name (``SPEC_ENV_NAMES``);
+        ``raw_env`` is sent exactly as given, whatever the mapping: scenarios that test how
+        the spec's own variables are parsed use it.
+        """
         values = {
             "python": sys.executable,
             "odoo_url": odoo.url,
@@ -202,9 +239,12 @@ class Target(BaseModel):
         env = {key: fill(value) for key, value in self.env.items()}
         for name, value in sorted(settings.items()):
             mapping = self.settings.get(name)
+            if mapping is None and name in SPEC_ENV_NAMES:
+                mapping = SettingMapping(env=SPEC_ENV_NAMES[name])
             if mapping is None:
                 raise NotApplicable(f"the target does not map the setting {name!r}")
             env[mapping.env] = mapping.render(name, value)
+        env.update(raw_env or {})
         info = self.target
         return Launch(
             transport=info.transport,

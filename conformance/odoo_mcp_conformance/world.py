@@ -10,8 +10,10 @@ import mcp.types as t
 import pytest
 from mcp.client.client import ConnectMode
 
+from odoo_mcp_conformance.checks import CheckRecorder
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import McpDriver, ServerPool, ToolOutcome
+from odoo_mcp_conformance.sources import SEED
 from odoo_mcp_conformance.target import Launch, NotApplicable, Target
 
 __all__ = ["NOT_APPLICABLE", "World", "not_applicable"]
@@ -34,6 +36,8 @@ class World:
     pool: ServerPool
     tmp: Path
     settings: dict[str, Any] = field(default_factory=dict)
+    #: environment variables sent by the spec's own names, bypassing the target's mapping
+    raw_env: dict[str, str] = field(default_factory=dict)
     user: str = "admin"
     fresh: bool = False
     client_mode: ConnectMode = "legacy"
@@ -45,12 +49,22 @@ class World:
     remembered: dict[str, Any] = field(default_factory=dict)
     #: models whose field metadata the server should hold before the first counted call
     warm_models: list[str] = field(default_factory=list)
+    #: the scenario's checks (every Then step is one or more independent verdicts)
+    checks: CheckRecorder = field(default_factory=lambda: CheckRecorder(SEED))
+    #: a fault or an expiry was injected: a pooled server is not reused after this scenario
+    faulted: bool = False
 
     def configure(self, name: str, value: Any) -> None:
         """Ask for a server setting (before the server is first used)."""
         if self.driver is not None:
             raise AssertionError(f"setting {name} after the server started: reorder the steps")
         self.settings[name] = value
+
+    def configure_env(self, name: str, value: str) -> None:
+        """Set one of the spec's environment variables exactly as written."""
+        if self.driver is not None:
+            raise AssertionError(f"setting {name} after the server started: reorder the steps")
+        self.raw_env[name] = value
 
     def server(self) -> McpDriver:
         """The connected server for this scenario's settings (started on first use)."""
@@ -60,16 +74,32 @@ class World:
                 if isinstance(protocol, str):
                     self.target.check_protocol(protocol)
                     self._check_odoo_serves(protocol)
-                launch = self.target.render(self.control.coordinates(self.user), self.settings)
+                launch = self.target.render(
+                    self.control.coordinates(self.user), self.settings, raw_env=self.raw_env
+                )
             except NotApplicable as exc:
                 not_applicable(str(exc))
             self.launch = launch
             self.driver = self.pool.get(launch, fresh=self.fresh, mode=self.client_mode)
-            for model in self.warm_models:
-                warm = self.driver.call_tool("odoo_core_search_read", {"model": model, "limit": 1})
-                if warm.error is not None or warm.is_error:
-                    raise AssertionError(f"warming {model} failed: {warm.error or warm.text}")
+            if not self._warm(self.driver) and not self.fresh:
+                # a pooled server that cannot answer a plain read is restarted once
+                self.pool.discard(launch)
+                self.driver = self.pool.get(launch, fresh=False, mode=self.client_mode)
+                if not self._warm(self.driver):
+                    raise AssertionError(f"warming {self.warm_models} failed twice")
         return self.driver
+
+    def _warm(self, driver: McpDriver) -> bool:
+        for model in self.warm_models:
+            warm = driver.call_tool("odoo_core_search_read", {"model": model, "limit": 1})
+            if warm.error is not None or warm.is_error:
+                return False
+        return True
+
+    def release(self) -> None:
+        """End of scenario: a pooled server that saw a fault is not reused."""
+        if self.faulted and not self.fresh and self.launch is not None:
+            self.pool.discard(self.launch)
 
     def _check_odoo_serves(self, protocol: str) -> None:
         """JSON-2 exists from Odoo 19: asking a 17.0 fake for it tests nothing."""

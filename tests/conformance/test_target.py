@@ -40,12 +40,24 @@ def test_example_target_maps_values_and_list_syntax() -> None:
     )
 
 
-def test_unmapped_setting_or_value_is_not_applicable() -> None:
+def test_unmapped_spec_setting_goes_under_the_spec_name() -> None:
+    """REQ-11-25 names every setting: leaving one out of the target cannot make it N/A."""
     target = load_target(TARGETS / "example-other.toml")
-    with pytest.raises(NotApplicable, match="rate_limit_rpm"):
-        target.render(ODOO, {"rate_limit_rpm": 5})
+    env = dict(target.render(ODOO, {"rate_limit_rpm": 5, "rate_limit_enabled": True}).env)
+    assert env["ODOO_MCP_RATE_LIMIT_RPM"] == "5"
+    assert env["ODOO_MCP_RATE_LIMIT"] == "true"
+    with pytest.raises(NotApplicable, match="subscription_poll_interval"):
+        target.render(ODOO, {"subscription_poll_interval": 1})
     with pytest.raises(NotApplicable, match="audit_log"):
         target.check_capability("audit_log")
+
+
+def test_raw_environment_bypasses_the_mapping() -> None:
+    target = load_target(TARGETS / "example-other.toml")
+    launch = target.render(ODOO, {"mode": "full"}, raw_env={"ODOO_MCP_MODE": "full"})
+    env = dict(launch.env)
+    assert env["OTHER_ACCESS"] == "rw"
+    assert env["ODOO_MCP_MODE"] == "full"
 
 
 def test_value_outside_the_value_map_is_not_applicable(tmp_path: Path) -> None:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 
-from pytest_bdd import parsers, then
+from pytest_bdd import parsers
 
+from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.jsonpath import lookup
 from odoo_mcp_conformance.steps.common import result_data
 from odoo_mcp_conformance.world import World
 
 
-@then(parsers.parse('the result "{path}" is Odoo\'s own count of "{model}" for {domain}'))
+@check(parsers.parse('the result "{path}" is Odoo\'s own count of "{model}" for {domain}'))
 def _odoo_count(world: World, path: str, model: str, domain: str) -> None:
     """The fake evaluates the domain itself (as superuser, through the control API)."""
     expected = world.control.call(model, "search_count", json.loads(domain))
@@ -20,7 +21,7 @@ def _odoo_count(world: World, path: str, model: str, domain: str) -> None:
     assert expected > 0, f"the demo data has no {model} for {domain}: a weak check"
 
 
-@then(parsers.parse('the result ids are Odoo\'s own search of "{model}" for {domain}'))
+@check(parsers.parse('the result ids are Odoo\'s own search of "{model}" for {domain}'))
 def _odoo_ids(world: World, model: str, domain: str) -> None:
     expected = world.control.call(model, "search", json.loads(domain), order="id")
     records = lookup(result_data(world), "records")

@@ -8,8 +8,9 @@ import re
 import time
 from typing import Any
 
-from pytest_bdd import given, parsers, then
+from pytest_bdd import given, parsers
 
+from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.world import World
 
 #: REQ-10-02: the keys an error response may carry (retry_after: REQ-10-15)
@@ -48,7 +49,7 @@ def error_data(world: World) -> dict[str, Any]:
     return data
 
 
-@then("the error response has the SPEC-10 structure")
+@check(parsers.parse("the error response has the SPEC-10 structure"))
 def _structure(world: World) -> None:
     """REQ-10-02/03/04 (REQ-10-01: the category is one of the ten; REQ-10-17: a tool result)."""
     data = error_data(world)
@@ -70,7 +71,7 @@ def _structure(world: World) -> None:
     assert structured == data, "the structured content differs from the JSON text"
 
 
-@then("the error carries no traceback")
+@check(parsers.parse("the error carries no traceback"))
 def _no_traceback(world: World) -> None:
     """REQ-10-14: no traceback in the text, the structured content or a JSON-RPC error."""
     outcome = world.last()
@@ -83,7 +84,7 @@ def _no_traceback(world: World) -> None:
             assert found is None, f"traceback text {found[0]!r} in the response: {text[:600]}"
 
 
-@then("the error says to retry after waiting")
+@check(parsers.parse("the error says to retry after waiting"))
 def _retry_later(world: World) -> None:
     """REQ-10-15: connection and rate-limit errors give retry true and retry_after > 0."""
     data = error_data(world)
@@ -94,7 +95,7 @@ def _retry_later(world: World) -> None:
     )
 
 
-@then("the error says not to retry")
+@check(parsers.parse("the error says not to retry"))
 def _no_retry(world: World) -> None:
     """REQ-10-15: access, configuration and unknown errors give retry false."""
     data = error_data(world)
@@ -125,7 +126,7 @@ def _log(world: World, settle: float = 0.0) -> str:
     return world.server().stderr()
 
 
-@then(parsers.re(r'the server log has an? (?:(?P<level>[A-Z]+) )?line with (?P<items>".*")'))
+@check(parsers.re(r'the server log has an? (?:(?P<level>[A-Z]+) )?line with (?P<items>".*")'))
 def _log_line(world: World, level: str | None, items: str) -> None:
     """One log line holding the level name (when given) and every quoted text (model,
     method, code, a marker from the arguments)."""
@@ -147,13 +148,13 @@ def _log_line(world: World, level: str | None, items: str) -> None:
     )
 
 
-@then(parsers.parse('the server log does not contain "{text}"'))
+@check(parsers.parse('the server log does not contain "{text}"'))
 def _log_lacks(world: World, text: str) -> None:
     log = _log(world, settle=0.2)
     assert text not in log, f"{text!r} appears in the server log"
 
 
-@then(parsers.parse('the server log contains "{text}"'))
+@check(parsers.parse('the server log contains "{text}"'))
 def _log_has(world: World, text: str) -> None:
     deadline = time.monotonic() + 3.0
     while text not in (log := _log(world)) and time.monotonic() < deadline:
@@ -161,7 +162,7 @@ def _log_has(world: World, text: str) -> None:
     assert text in log, f"{text!r} is not in the server log; it ends with:\n{log[-2500:]}"
 
 
-@then("the server log does not contain the Odoo API key or password")
+@check(parsers.parse("the server log does not contain the Odoo API key or password"))
 def _log_no_secret(world: World) -> None:
     """REQ-10-19: arguments are logged with secrets removed; the credentials never appear.
 
@@ -173,7 +174,7 @@ def _log_no_secret(world: World) -> None:
         assert odoo.password not in log, "the Odoo password appears in the server log"
 
 
-@then(parsers.re(r"the error message names (?P<items>\".*\")"))
+@check(parsers.re(r"the error message names (?P<items>\".*\")"))
 def _message_names(world: World, items: str) -> None:
     """REQ-10a-02: the message template is filled from what the pattern extracted."""
     message = error_data(world).get("message")

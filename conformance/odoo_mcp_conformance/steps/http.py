@@ -12,8 +12,9 @@ import json
 from typing import Any
 
 import httpx2
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, parsers, when
 
+from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
 from odoo_mcp_conformance.world import World, not_applicable
 
@@ -210,7 +211,7 @@ def _health(world: World) -> None:
 
 
 # -- Then ---------------------------------------------------------------------------------------
-@then(parsers.parse("the HTTP status is {status:d}"))
+@check(parsers.parse("the HTTP status is {status:d}"))
 def _status(world: World, status: int) -> None:
     answer = _answer(world)
     assert answer.status_code == status, (
@@ -218,55 +219,55 @@ def _status(world: World, status: int) -> None:
     )
 
 
-@then(parsers.parse('the answer has the header "{name}"'))
+@check(parsers.parse('the answer has the header "{name}"'))
 def _has_header(world: World, name: str) -> None:
     assert name.lower() in _answer(world).headers, f"no {name} header: {_answer(world).headers}"
 
 
-@then(parsers.parse('the answer has no header "{name}"'))
+@check(parsers.parse('the answer has no header "{name}"'))
 def _no_header(world: World, name: str) -> None:
     assert name.lower() not in _answer(world).headers, f"{name}: {_answer(world).headers}"
 
 
-@then(parsers.parse('the answer header "{name}" starts with "{prefix}"'))
+@check(parsers.parse('the answer header "{name}" starts with "{prefix}"'))
 def _header_prefix(world: World, name: str, prefix: str) -> None:
     value = _answer(world).headers.get(name, "")
     assert value.lower().startswith(prefix.lower()), f"{name}: {value!r}"
 
 
-@then("the request is refused with a 4xx status")
+@check(parsers.parse("the request is refused with a 4xx status"))
 def _refused(world: World) -> None:
     answer = _answer(world)
     assert 400 <= answer.status_code < 500, f"HTTP {answer.status_code}: {answer.text[:300]!r}"
 
 
-@then("the answer has no body")
+@check(parsers.parse("the answer has no body"))
 def _no_body(world: World) -> None:
     assert _answer(world).content == b"", f"a body: {_answer(world).text[:200]!r}"
 
 
-@then(parsers.parse('the JSON-RPC answer "{path}" is {value}'))
+@check(parsers.parse('the JSON-RPC answer "{path}" is {value}'))
 def _rpc_path(world: World, path: str, value: str) -> None:
     actual, expected = lookup(_message(world), path), json.loads(value)
     assert actual is not MISSING, f"the answer has no {path!r}: {_message(world)}"
     assert matches(actual, expected), f"{path} is {json.dumps(actual)[:300]}, expected {value}"
 
 
-@then(parsers.parse('the JSON-RPC answer "{path}" includes {value}'))
+@check(parsers.parse('the JSON-RPC answer "{path}" includes {value}'))
 def _rpc_includes(world: World, path: str, value: str) -> None:
     actual, expected = lookup(_message(world), path), json.loads(value)
     assert isinstance(actual, list), f"{path} is not a list: {json.dumps(actual)[:300]}"
     assert expected in actual, f"{path} is {json.dumps(actual)[:300]}, without {value}"
 
 
-@then(parsers.parse("the JSON-RPC answer is an error with code {code:d}"))
+@check(parsers.parse("the JSON-RPC answer is an error with code {code:d}"))
 def _rpc_error(world: World, code: int) -> None:
     message = _message(world)
     assert isinstance(message, dict) and "error" in message, f"not an error: {message}"
     assert message["error"].get("code") == code, f"error {message['error']}, expected {code}"
 
 
-@then("Odoo received no data call")
+@check(parsers.parse("Odoo received no data call"))
 def _no_data_call(world: World) -> None:
     """Checking a token may cost the token's own "who am I" call, never a data call."""
     calls = [

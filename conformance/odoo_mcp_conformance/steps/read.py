@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, parsers, when
 
+from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.jsonpath import MISSING, lookup
 from odoo_mcp_conformance.steps.common import result_data
 from odoo_mcp_conformance.world import World, not_applicable
@@ -25,7 +26,7 @@ def _call_id_range(world: World, tool: str, model: str, first: int, last: int) -
     world.call(tool, {"model": model, "ids": list(range(first, last + 1))})
 
 
-@then(parsers.parse('the result "{path}" has exactly the keys "{keys}"'))
+@check(parsers.parse('the result "{path}" has exactly the keys "{keys}"'))
 def _path_exact_keys(world: World, path: str, keys: str) -> None:
     actual = lookup(result_data(world), path)
     expected = {key.strip() for key in keys.split(",") if key.strip()}
@@ -33,7 +34,7 @@ def _path_exact_keys(world: World, path: str, keys: str) -> None:
     assert set(actual) == expected, f"{path} has the keys {sorted(actual)}, expected {expected}"
 
 
-@then(parsers.parse('the result "{count_path}" counts the items of "{path}"'))
+@check(parsers.parse('the result "{count_path}" counts the items of "{path}"'))
 def _count_of(world: World, count_path: str, path: str) -> None:
     data = result_data(world)
     count, items = lookup(data, count_path), lookup(data, path)

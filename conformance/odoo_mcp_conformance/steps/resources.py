@@ -9,8 +9,9 @@ from typing import Any
 
 from mcp import MCPError
 from mcp.types import CallToolResult, ResourceUpdatedNotification, TextContent
-from pytest_bdd import parsers, then, when
+from pytest_bdd import parsers, when
 
+from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.driver import RpcError, ToolOutcome
 from odoo_mcp_conformance.world import World
 
@@ -75,7 +76,9 @@ def _prompts(world: World) -> None:
            None)  # fmt: skip
 
 
-@then(parsers.parse("the request is refused with JSON-RPC error {code:d} carrying a SPEC-10 error"))
+@check(
+    parsers.parse("the request is refused with JSON-RPC error {code:d} carrying a SPEC-10 error")
+)
 def _refused(world: World, code: int) -> None:
     outcome = world.last()
     assert outcome.error is not None, f"expected an error, got {outcome.text[:300]}"
@@ -84,13 +87,13 @@ def _refused(world: World, code: int) -> None:
     assert isinstance(data, dict) and data.get("error") is True and "category" in data, data
 
 
-@then(parsers.parse('the prompt text mentions "{text}"'))
+@check(parsers.parse('the prompt text mentions "{text}"'))
 def _mentions(world: World, text: str) -> None:
     body = world.last().text
     assert text in body, f"{text!r} not in the prompt:\n{body[:1500]}"
 
 
-@then(parsers.parse('the prompt text does not mention "{text}"'))
+@check(parsers.parse('the prompt text does not mention "{text}"'))
 def _lacks(world: World, text: str) -> None:
     body = world.last().text
     assert text not in body, f"{text!r} is in the prompt"
@@ -122,7 +125,7 @@ def _unsubscribe(world: World, uri: str) -> None:
     world.remembered.setdefault("baseline", {})[uri] = _updates(world, uri)
 
 
-@then(parsers.parse('an update of "{uri}" arrives within {seconds:g} seconds'))
+@check(parsers.parse('an update of "{uri}" arrives within {seconds:g} seconds'))
 def _arrives(world: World, uri: str, seconds: float) -> None:
     before = world.remembered.get("baseline", {}).get(uri, 0)
     arrived = world.server().wait_for(lambda: _updates(world, uri) > before, timeout=seconds)
@@ -130,7 +133,7 @@ def _arrives(world: World, uri: str, seconds: float) -> None:
     world.remembered["baseline"][uri] = _updates(world, uri)
 
 
-@then(parsers.parse('no update of "{uri}" arrives within {seconds:g} seconds'))
+@check(parsers.parse('no update of "{uri}" arrives within {seconds:g} seconds'))
 def _silent(world: World, uri: str, seconds: float) -> None:
     before = world.remembered.get("baseline", {}).get(uri, 0)
     arrived = world.server().wait_for(lambda: _updates(world, uri) > before, timeout=seconds)

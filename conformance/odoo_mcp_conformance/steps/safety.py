@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, parsers, when
 
+from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.driver import inherited_env
 from odoo_mcp_conformance.jsonpath import matches
 from odoo_mcp_conformance.steps.common import parse_json, setting_value
@@ -49,20 +50,20 @@ def _start_with(world: World, docstring: str) -> None:
         world.remembered["startup"] = (None, "")  # it started and waited for a client
 
 
-@then("the server refuses to start")
+@check(parsers.parse("the server refuses to start"))
 def _refused(world: World) -> None:
     code, stderr = world.remembered["startup"]
     assert code is not None, "the server started with an invalid configuration"
     assert code != 0, f"exit code 0 with an invalid configuration; stderr: {stderr[-500:]}"
 
 
-@then(parsers.parse('the start-up error mentions "{text}"'))
+@check(parsers.parse('the start-up error mentions "{text}"'))
 def _mentions(world: World, text: str) -> None:
     _code, stderr = world.remembered["startup"]
     assert text in stderr, f"{text!r} not in the start-up error:\n{stderr[-1500:]}"
 
 
-@then("the start-up error carries no traceback")
+@check(parsers.parse("the start-up error carries no traceback"))
 def _startup_clean(world: World) -> None:
     _code, stderr = world.remembered["startup"]
     assert "Traceback (most recent call last)" not in stderr, stderr[-1500:]
@@ -91,7 +92,7 @@ def _audit_records(world: World) -> list[dict[str, Any]]:
     return records
 
 
-@then(parsers.parse('the audit log has a record for "{tool}" with:'))
+@check(parsers.parse('the audit log has a record for "{tool}" with:'))
 def _audit_has(world: World, tool: str, docstring: str) -> None:
     expected = parse_json(docstring, world)
     records = [r for r in _audit_records(world) if r.get("tool") == tool]
@@ -99,7 +100,7 @@ def _audit_has(world: World, tool: str, docstring: str) -> None:
     assert any(matches(r, expected) for r in records), f"{records} do not match {expected}"
 
 
-@then(parsers.parse('the audit log has no record for "{tool}"'))
+@check(parsers.parse('the audit log has no record for "{tool}"'))
 def _audit_lacks(world: World, tool: str) -> None:
     time.sleep(0.2)
     records = [r for r in _audit_records_or_empty(world) if r.get("tool") == tool]
@@ -110,13 +111,13 @@ def _audit_records_or_empty(world: World) -> list[dict[str, Any]]:
     return _audit_records(world) if _audit_text(world) else []
 
 
-@then(parsers.parse('the audit log does not contain "{text}"'))
+@check(parsers.parse('the audit log does not contain "{text}"'))
 def _audit_text_lacks(world: World, text: str) -> None:
     content = _audit_text(world)
     assert text not in content, f"{text!r} is in the audit log"
 
 
-@then("the audit log does not contain the Odoo credentials")
+@check(parsers.parse("the audit log does not contain the Odoo credentials"))
 def _audit_no_credentials(world: World) -> None:
     odoo = world.control.coordinates(world.user)
     content = _audit_text(world)
@@ -124,7 +125,7 @@ def _audit_no_credentials(world: World) -> None:
     assert odoo.api_key not in content and f'"{odoo.password}"' not in content
 
 
-@then(parsers.parse('the audit record of "{tool}" has "{key}" matching "{pattern}"'))
+@check(parsers.parse('the audit record of "{tool}" has "{key}" matching "{pattern}"'))
 def _audit_key_pattern(world: World, tool: str, key: str, pattern: str) -> None:
     records = [r for r in _audit_records(world) if r.get("tool") == tool]
     assert records, f"no audit record for {tool}"
@@ -132,7 +133,7 @@ def _audit_key_pattern(world: World, tool: str, key: str, pattern: str) -> None:
     assert isinstance(value, str) and re.fullmatch(pattern, value), f"{key} is {value!r}"
 
 
-@then(parsers.parse('the audit record of "{tool}" has "{key}" mentioning "{text}"'))
+@check(parsers.parse('the audit record of "{tool}" has "{key}" mentioning "{text}"'))
 def _audit_key_mentions(world: World, tool: str, key: str, text: str) -> None:
     records = [r for r in _audit_records(world) if r.get("tool") == tool]
     assert records, f"no audit record for {tool}"

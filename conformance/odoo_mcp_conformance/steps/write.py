@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pytest_bdd import parsers, then
+from pytest_bdd import parsers
 
+from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
 from odoo_mcp_conformance.steps.common import parse_json, result_data
 from odoo_mcp_conformance.world import World
@@ -56,7 +57,7 @@ def _same(actual: Any, expected: Any) -> bool:
     return matches(actual, expected)
 
 
-@then("the call fails with a tool error")
+@check(parsers.parse("the call fails with a tool error"))
 def _fails(world: World) -> None:
     """A refusal as an ``isError`` result with a SPEC-10 object, whatever its code."""
     outcome = world.last()
@@ -65,14 +66,14 @@ def _fails(world: World) -> None:
     assert isinstance(outcome.structured, dict), f"not structured: {outcome.text[:300]!r}"
 
 
-@then("the call is refused")
+@check(parsers.parse("the call is refused"))
 def _refused(world: World) -> None:
     """Refused either way MCP allows: a JSON-RPC error or an ``isError`` result."""
     outcome = world.last()
     assert outcome.error is not None or outcome.is_error, f"accepted: {outcome.text[:300]}"
 
 
-@then(parsers.parse('the tool "{name}" input schema requires exactly "{fields}"'))
+@check(parsers.parse('the tool "{name}" input schema requires exactly "{fields}"'))
 def _requires(world: World, name: str, fields: str) -> None:
     tools = world.tools if world.tools is not None else world.server().list_tools()
     world.tools = tools
@@ -83,7 +84,7 @@ def _requires(world: World, name: str, fields: str) -> None:
     assert required == expected, f"{name} requires {sorted(required)}, expected {sorted(expected)}"
 
 
-@then(parsers.parse('the "{model}" record "{ref}" in Odoo has:'))
+@check(parsers.parse('the "{model}" record "{ref}" in Odoo has:'))
 def _record_has(world: World, model: str, ref: str, docstring: str) -> None:
     record_id, expected = _record_id(world, ref), parse_json(docstring, world)
     assert isinstance(expected, dict), "feature file bug: expected field values as an object"
@@ -96,34 +97,34 @@ def _record_has(world: World, model: str, ref: str, docstring: str) -> None:
     assert not wrong, f"{model} record {record_id} in Odoo has {wrong}, expected {expected}"
 
 
-@then(parsers.parse('the "{model}" record "{ref}" no longer exists in Odoo'))
+@check(parsers.parse('the "{model}" record "{ref}" no longer exists in Odoo'))
 def _record_gone(world: World, model: str, ref: str) -> None:
     record_id = _record_id(world, ref)
     assert not _exists(world, model, record_id), f"{model} record {record_id} still exists"
 
 
-@then(parsers.parse('the "{model}" record "{ref}" still exists in Odoo'))
+@check(parsers.parse('the "{model}" record "{ref}" still exists in Odoo'))
 def _record_kept(world: World, model: str, ref: str) -> None:
     record_id = _record_id(world, ref)
     assert _exists(world, model, record_id), f"{model} record {record_id} was deleted"
 
 
-@then(parsers.parse('Odoo has {count:d} "{model}" record matching {domain}'))
-@then(parsers.parse('Odoo has {count:d} "{model}" records matching {domain}'))
+@check(parsers.parse('Odoo has {count:d} "{model}" record matching {domain}'))
+@check(parsers.parse('Odoo has {count:d} "{model}" records matching {domain}'))
 def _count_matching(world: World, count: int, model: str, domain: str) -> None:
     condition = parse_json(domain, world)
     found = world.control.call(model, "search_count", condition, context=ALL_RECORDS)
     assert found == count, f"Odoo has {found} {model} record(s) matching {domain}, expected {count}"
 
 
-@then(parsers.parse('the result "{path}" mentions "{text}"'))
+@check(parsers.parse('the result "{path}" mentions "{text}"'))
 def _path_mentions(world: World, path: str, text: str) -> None:
     actual, expected = lookup(result_data(world), path), _template(world, text)
     assert actual is not MISSING, f"the result has no {path!r}"
     assert isinstance(actual, str) and expected in actual, f"{path}: {actual!r} lacks {expected!r}"
 
 
-@then("the suggestion shows the x2many command table")
+@check(parsers.parse("the suggestion shows the x2many command table"))
 def _command_table(world: World) -> None:
     """REQ-04a-11: the seven commands, each as its triple (list or tuple notation)."""
     text = result_data(world).get("suggestion")
@@ -136,7 +137,7 @@ def _command_table(world: World) -> None:
     assert not missing, f"the suggestion lacks the command(s) {missing}: {text!r}"
 
 
-@then(parsers.parse('the audit record of "{tool}" names the record "{ref}"'))
+@check(parsers.parse('the audit record of "{tool}" names the record "{ref}"'))
 def _audit_names(world: World, tool: str, ref: str) -> None:
     """REQ-04-17: the audit line of a deletion says which record went (its id, anywhere)."""
     record_id, path = _record_id(world, ref), world.settings.get("audit_log_file")

@@ -1,0 +1,118 @@
+"""Independent checks: every ``Then`` step is its own verdict, with its own source.
+
+pytest-bdd stops a scenario at the first step that raises, so one over-fitted expectation used
+to hide every later one (a blocked field refused in ``fields`` on the wrong code never reached
+the domain and order checks where the field really leaked). Steps declared with :func:`check`
+record a failed assertion and let the scenario go on; the plugin turns the recorded checks into
+the scenario's verdict for the run's profile. A step may record several checks with different
+sources (:meth:`CheckRecorder.expect`), e.g. an error category required by a seed and the
+reference server's own error code.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import pytest
+from pytest_bdd import then
+from pytest_bdd.parsers import StepParser
+
+from odoo_mcp_conformance.sources import Check, Source, split_step_source
+
+__all__ = ["CheckRecorder", "SourcedParser", "check"]
+
+F = TypeVar("F", bound=Callable[..., None])
+
+
+class CheckRecorder:
+    """The checks of one scenario, and which step is running (set by the plugin)."""
+
+    def __init__(self, default: Source) -> None:
+        self.default = default
+        self.checks: list[Check] = []
+        self.step_text = ""
+        self.step_source: Source | None = None
+
+    def begin_step(self, text: str) -> None:
+        self.step_source, self.step_text = split_step_source(text)
+
+    @property
+    def source(self) -> Source:
+        """The source of the running step: its own prefix, else the scenario's."""
+        return self.step_source or self.default
+
+    def record(self, passed: bool, message: str = "", *, source: Source | None = None,
+               label: str = "") -> None:  # fmt: skip
+        step = self.step_text + (f" ({label})" if label else "")
+        self.checks.append(
+            Check(
+                step=step,
+                source=source or self.source,
+                outcome="passed" if passed else "failed",
+                message=message,
+            )
+        )
+
+    def expect(self, passed: bool, message: str, *, source: Source | None = None,
+               label: str = "") -> None:  # fmt: skip
+        """Record one check of the running step without stopping the scenario."""
+        self.record(passed, "" if passed else message, source=source, label=label)
+
+
+class SourcedParser(StepParser):
+    """Match a step with or without a ``[source]`` prefix (the recorder reads the prefix)."""
+
+    def __init__(self, inner: StepParser) -> None:
+        super().__init__(inner.name)
+        self.inner = inner
+
+    def parse_arguments(self, name: str) -> dict[str, Any] | None:
+        return self.inner.parse_arguments(split_step_source(name)[1])
+
+    def is_matching(self, name: str) -> bool:
+        return self.inner.is_matching(split_step_source(name)[1])
+
+
+def _recorder(kwargs: dict[str, Any]) -> CheckRecorder:
+    world = kwargs.get("world")
+    recorder = getattr(world, "checks", None)
+    if not isinstance(recorder, CheckRecorder):
+        raise TypeError("a check step must take the `world` fixture")
+    return recorder
+
+
+def check(parser: StepParser) -> Callable[[F], F]:
+    """``@then`` for a check: a failed assertion is recorded and the scenario goes on.
+
+    A step that recorded its own checks through ``world.checks.expect`` records nothing more
+    when it returns; a step that returns silently passed one check under the step's source.
+    """
+
+    def decorator(func: F) -> F:
+        @functools.wraps(func)
+        def soft(*args: Any, **kwargs: Any) -> None:
+            recorder = _recorder(kwargs)
+            before = len(recorder.checks)
+            try:
+                func(*args, **kwargs)
+            except (AssertionError, pytest.fail.Exception) as exc:
+                recorder.record(False, _words(exc))
+                return
+            if len(recorder.checks) == before:
+                recorder.record(True)
+
+        then(SourcedParser(parser), stacklevel=2)(soft)
+        return func
+
+    return decorator
+
+
+def _words(exc: BaseException) -> str:
+    """The failure in words: the assertion's message, never an object repr alone."""
+    text = str(exc).strip()
+    if isinstance(exc, AssertionError) and text:
+        # drop pytest's assertion rewriting detail ("assert False" ...) after the message
+        text = text.split("\nassert ")[0].strip()
+    return text or f"{type(exc).__name__} without a message"
