@@ -62,6 +62,12 @@ class RequirementVerdict(BaseModel):
     failures: tuple[str, ...] = ()
     #: where the reference server's own choices differ (never a failure in the spec profile)
     notes: tuple[str, ...] = ()
+    #: the verdict of the seed-sourced checks alone, whatever the profile
+    seed_status: Status = "untested"
+    #: the decisions / reference behaviour the requirement's scenarios also check, and how
+    #: those checks went (``passing``, ``failing``, or ``untested`` when there are none)
+    other_sources: tuple[str, ...] = ()
+    other_status: Status = "untested"
     #: what the failure costs: error (fails the run), warning, info; None when not failing
     severity: Literal["error", "warning", "info"] | None = None
     in_baseline: bool = False
@@ -84,6 +90,22 @@ class RunReport(BaseModel):
     warnings: tuple[str, ...]
     requirements: tuple[RequirementVerdict, ...]
     scenarios: tuple[ScenarioResult, ...]
+
+
+def _split_status(results: list[ScenarioResult], seed: bool) -> Status:
+    """The status of one side (seed checks, or the others) of a requirement's scenarios."""
+    outcomes: set[str] = set()
+    for result in results:
+        if result.outcome == "not_applicable":
+            outcomes.add("not_applicable")
+        side = [c for c in result.checks if (c.source.kind == "seed") == seed]
+        if side:
+            outcomes.add("failed" if any(c.outcome == "failed" for c in side) else "passed")
+    if "failed" in outcomes:
+        return "failing"
+    if "passed" in outcomes:
+        return "passing"
+    return "not_applicable" if outcomes else "untested"
 
 
 def _status(results: list[ScenarioResult]) -> Status:
@@ -134,6 +156,11 @@ def build_report(
                 scenarios=tuple(r.label for r in tagged),
                 failures=tuple(f"{r.label}: {r.message}" for r in tagged if r.outcome == "failed"),
                 notes=tuple(f"{r.label}: {note}" for r in tagged for note in r.notes),
+                seed_status="excluded" if not row.testable else _split_status(tagged, True),
+                other_sources=tuple(
+                    sorted({c.source.label for r in tagged for c in r.checks} - {"seed"})
+                ),
+                other_status="excluded" if not row.testable else _split_status(tagged, False),
                 severity=severity,
                 in_baseline=req_id in expected,
                 reason=row.reason,

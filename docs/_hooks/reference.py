@@ -181,7 +181,12 @@ def matrix_page() -> str:
         header,
         "",
         "For every requirement of the catalogue: where the reference server implements it "
-        "(docstring tags), which scenarios prove it, and the verdict.",
+        "(docstring tags), which scenarios prove it, and the verdict. *Seed checks* is the "
+        "verdict of the expectations taken from the specification's own text: the only ones "
+        "that judge another implementation (the kit's `spec` profile). *Decision / reference "
+        "checks* are the expectations that rest on one of our decisions "
+        "([decisions](../decisions.md)) or on the reference server's own behaviour: they pin "
+        "our server (profile `reference`) and are notes, never failures, for anyone else.",
         "",
         "| Status | Requirements |",
         "|---|---|",
@@ -194,15 +199,21 @@ def matrix_page() -> str:
         lines += [
             f"## {document}",
             "",
-            "| REQ | Keyword | Status | Code | Scenarios | Summary |",
-            "|---|---|---|---|---|---|",
+            "| REQ | Keyword | Status | Seed checks | Decision / reference checks | Code "
+            "| Scenarios | Summary |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for row in rows:
             code = "<br>".join(f"`{c.split(' ')[0]}`" for c in row.code) or "none"
             scenarios = "<br>".join(_cell(s) for s in row.scenarios) or "none"
+            others = (
+                f"{row.other_status}: {', '.join(row.other_sources)}"
+                if row.other_sources
+                else "none"
+            )
             lines.append(
-                f"| {row.id} | {row.keyword} | **{row.status}** | {code} | {scenarios} "
-                f"| {_cell(row.summary)} |"
+                f"| {row.id} | {row.keyword} | **{row.status}** | {row.seed_status} | {others} "
+                f"| {code} | {scenarios} | {_cell(row.summary)} |"
             )
         lines.append("")
     return "\n".join(lines)

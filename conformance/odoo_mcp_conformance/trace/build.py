@@ -32,6 +32,11 @@ class TraceRow(BaseModel):
     status: TraceStatus
     code: tuple[str, ...]
     scenarios: tuple[str, ...]
+    #: the verdict of the checks taken from the seeds alone
+    seed_status: str = "not_run"
+    #: decisions / reference behaviour also checked, and the verdict of those checks
+    other_sources: tuple[str, ...] = ()
+    other_status: str = "not_run"
 
 
 class Trace(BaseModel):
@@ -55,18 +60,36 @@ def _merge(statuses: Sequence[str]) -> str:
     return statuses[0]
 
 
-def _results(paths: Sequence[Path]) -> tuple[str | None, dict[str, str]]:
-    """The target name(s) and each requirement's verdict over one or more kit runs."""
+class _Verdict(BaseModel):
+    status: str
+    seed_status: str
+    other_sources: tuple[str, ...]
+    other_status: str
+
+
+def _results(paths: Sequence[Path]) -> tuple[str | None, dict[str, _Verdict]]:
+    """The target name(s) and each requirement's verdicts over one or more kit runs."""
     if not paths:
         return None, {}
     targets: list[str] = []
-    verdicts: dict[str, list[str]] = {}
+    rows: dict[str, list[dict[str, object]]] = {}
     for path in paths:
         data = json.loads(path.read_text())
         targets.append(str(data["target"]))
         for row in data["requirements"]:
-            verdicts.setdefault(row["id"], []).append(row["status"])
-    return " + ".join(targets), {req: _merge(found) for req, found in verdicts.items()}
+            rows.setdefault(row["id"], []).append(row)
+    verdicts = {
+        req: _Verdict(
+            status=_merge([str(r["status"]) for r in found]),
+            seed_status=_merge([str(r.get("seed_status", r["status"])) for r in found]),
+            other_sources=tuple(
+                sorted({str(s) for r in found for s in r.get("other_sources", ())})  # type: ignore[attr-defined]
+            ),
+            other_status=_merge([str(r.get("other_status", "untested")) for r in found]),
+        )
+        for req, found in rows.items()
+    }
+    return " + ".join(targets), verdicts
 
 
 def build_trace(
@@ -96,6 +119,7 @@ def build_trace(
     for req_id in sorted(set(catalogue) | set(code_by) | set(scen_by), key=sort_key):
         row = catalogue.get(req_id)
         status: TraceStatus
+        verdict = verdicts.get(req_id)
         if row is None:
             status = "untracked"
         elif not row.testable:
@@ -105,7 +129,7 @@ def build_trace(
         elif target is None:
             status = "not_run"
         else:
-            status = verdicts.get(req_id, "not_run")  # type: ignore[assignment]
+            status = verdict.status if verdict else "not_run"  # type: ignore[assignment]
         rows.append(
             TraceRow(
                 id=req_id,
@@ -116,6 +140,9 @@ def build_trace(
                 status=status,
                 code=tuple(code_by.get(req_id, ())),
                 scenarios=tuple(scen_by.get(req_id, ())),
+                seed_status=verdict.seed_status if verdict and status != "excluded" else status,
+                other_sources=verdict.other_sources if verdict else (),
+                other_status=verdict.other_status if verdict else "not_run",
             )
         )
     return Trace(
