@@ -253,9 +253,9 @@ class ServerPool:
         else:
             try:
                 url = _spawn_http(launch, stderr, stack)
-            except AssertionError:
+            except AssertionError as exc:
                 stack.close()
-                raise
+                raise AssertionError(f"{exc}; its stderr ends with:\n{_tail(stderr_path)}") from exc
             transport = _http_transport(url, dict(launch.headers))
         driver_box: dict[str, McpDriver] = {}
 
@@ -272,8 +272,8 @@ class ServerPool:
         try:
             connected = stack.enter_context(self.portal.wrap_async_context_manager(client))
         except Exception as exc:
-            stack.close()
-            tail = stderr_path.read_text(errors="replace")[-1500:] if stderr_path.exists() else ""
+            stack.close()  # ends the process: what it wrote is flushed or about to be
+            tail = _tail(stderr_path)
             raise AssertionError(
                 f"the server under test did not start or closed the session ({exc!r}); "
                 f"its stderr ends with:\n{tail}"
@@ -312,6 +312,24 @@ class ServerPool:
         if entry is not None:
             with contextlib.suppress(Exception):
                 entry[1].close()
+
+
+def _tail(path: Path, settle: float = 0.3, limit: float = 3.0) -> str:
+    """The end of a dead server's stderr, read once the file stops growing.
+
+    A process that died at start-up may still be flushing when its pipe closes: reading at
+    once showed an empty log where the real error came a moment later.
+    """
+    deadline = time.monotonic() + limit
+    size, stable_since = -1, time.monotonic()
+    while time.monotonic() < deadline:
+        current = path.stat().st_size if path.exists() else 0
+        if current != size:
+            size, stable_since = current, time.monotonic()
+        elif time.monotonic() - stable_since >= settle:
+            break
+        time.sleep(0.05)
+    return path.read_text(errors="replace")[-1500:] if path.exists() else ""
 
 
 def inherited_env() -> dict[str, str]:

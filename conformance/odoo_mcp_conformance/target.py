@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
     "KIT_SETTINGS",
@@ -89,17 +89,26 @@ class NotApplicable(Exception):
 
 
 class SettingMapping(BaseModel):
-    """How one kit setting becomes an environment variable of the implementation."""
+    """How one kit setting reaches the implementation: an environment variable or a flag."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    env: str
+    #: the environment variable that carries the value
+    env: str = ""
+    #: or a command-line flag: ``flag = "--mode"`` appends ``--mode <value>`` to the command
+    flag: str = ""
     #: value translation, e.g. {"readonly" = "1"}; a value missing from a non-empty map is N/A
     values: dict[str, str] = Field(default_factory=dict)
     #: how lists are written
     list: Literal["csv", "json", "space"] = "csv"
     #: how booleans are written: [true, false]
     booleans: tuple[str, str] = Field(default=("true", "false"), alias="bool")
+
+    @model_validator(mode="after")
+    def _one_channel(self) -> SettingMapping:
+        if bool(self.env) == bool(self.flag):
+            raise ValueError("a setting maps to exactly one of `env` or `flag`")
+        return self
 
     def render(self, name: str, value: str | bool | int | Sequence[str]) -> str:
         """The environment value for ``value``; NotApplicable if it has no translation."""
@@ -237,18 +246,22 @@ class Target(BaseModel):
                 raise ValueError(f"target {self.name}: unknown placeholder {exc}") from exc
 
         env = {key: fill(value) for key, value in self.env.items()}
+        flags: list[str] = []
         for name, value in sorted(settings.items()):
             mapping = self.settings.get(name)
             if mapping is None and name in SPEC_ENV_NAMES:
                 mapping = SettingMapping(env=SPEC_ENV_NAMES[name])
             if mapping is None:
                 raise NotApplicable(f"the target does not map the setting {name!r}")
-            env[mapping.env] = mapping.render(name, value)
+            if mapping.flag:
+                flags += [mapping.flag, mapping.render(name, value)]
+            else:
+                env[mapping.env] = mapping.render(name, value)
         env.update(raw_env or {})
         info = self.target
         return Launch(
             transport=info.transport,
-            command=tuple(fill(part) for part in info.command),
+            command=(*(fill(part) for part in info.command), *flags),
             env=tuple(sorted(env.items())),
             url=fill(info.url),
             headers=tuple(sorted((k, fill(v)) for k, v in info.headers.items())),

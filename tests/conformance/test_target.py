@@ -107,3 +107,22 @@ def test_example_server_translates_the_other_names() -> None:
     )
     assert out["ODOO_URL"] == "http://h" and out["ODOO_MCP_MODE"] == "readonly"
     assert out["ODOO_MCP_FIELD_BLOCKLIST"] == "email" and out["PATH"] == "/bin"
+
+
+def test_a_setting_may_be_a_command_line_flag(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        '[target]\nname = "t"\ncommand = ["srv", "serve"]\n'
+        '[settings]\nmode = { flag = "--access" }\n'
+        'model_blocklist = { flag = "--deny", list = "json" }\n'
+    )
+    launch = load_target(path).render(ODOO, {"mode": "full", "model_blocklist": ["a.b"]})
+    assert launch.command == ("srv", "serve", "--access", "full", "--deny", '["a.b"]')
+    assert "ODOO_MCP_MODE" not in dict(launch.env)
+
+
+def test_a_setting_maps_to_one_channel(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('[target]\nname = "t"\n[settings]\nmode = { env = "M", flag = "--m" }\n')
+    with pytest.raises(ValueError, match="exactly one"):
+        load_target(path)

@@ -1,0 +1,139 @@
+"""Sources of expectations, independent checks, and where an answer's body is read."""
+
+from __future__ import annotations
+
+import json
+
+import mcp.types as t
+import pytest
+from test_report import _catalogue
+
+from odoo_mcp_conformance.baseline import Baseline
+from odoo_mcp_conformance.checks import CheckRecorder
+from odoo_mcp_conformance.driver import ToolOutcome
+from odoo_mcp_conformance.report import ScenarioResult, build_report
+from odoo_mcp_conformance.sources import (
+    REFERENCE,
+    REFERENCE_CODES,
+    SEED,
+    SEED_CODES,
+    Source,
+    code_category,
+    scenario_source,
+    split_step_source,
+)
+
+
+def test_scenario_source_comes_from_tags() -> None:
+    assert scenario_source(["REQ-11-14", "SPEC-11"]) == SEED
+    assert scenario_source(["REQ-11-14", "reference"]) == REFERENCE
+    decided = scenario_source(["decision-11", "decision-1", "REQ-11-14"])
+    assert decided == Source(kind="decision", decisions=(1, 11))
+    assert decided.label == "decision 1, 11"
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "rest"),
+    [
+        ("the call succeeds", None, "the call succeeds"),
+        ("[reference] the call succeeds", REFERENCE, "the call succeeds"),
+        ("[seed] Odoo received no call", SEED, "Odoo received no call"),
+        ("[decision 11] x", Source(kind="decision", decisions=(11,)), "x"),
+        ("[decisions 1, 20] x", Source(kind="decision", decisions=(1, 20)), "x"),
+        ("[not a source] x", None, "[not a source] x"),
+    ],
+)
+def test_a_step_may_carry_its_own_source(text: str, source: Source | None, rest: str) -> None:
+    assert split_step_source(text) == (source, rest)
+
+
+def test_only_seed_checks_count_in_the_spec_profile() -> None:
+    assert SEED.counts_in("spec") and SEED.counts_in("reference")
+    assert not REFERENCE.counts_in("spec") and REFERENCE.counts_in("reference")
+    assert not Source(kind="decision", decisions=(11,)).counts_in("spec")
+
+
+def test_codes_the_seeds_define_are_not_the_reference_servers_own() -> None:
+    assert not set(SEED_CODES) & set(REFERENCE_CODES)
+    assert code_category("MODEL_BLOCKED") == "access"  # ours: judged by category
+    assert code_category("RATE_LIMITED") == "rate_limit"  # the seed's
+    assert code_category("NO_SUCH_CODE") is None
+
+
+def test_the_recorder_keeps_each_check_and_its_source() -> None:
+    recorder = CheckRecorder(SEED)
+    recorder.begin_step('[reference] the result has exactly the keys "a"')
+    recorder.expect(False, "keys ['a', 'b']")
+    recorder.begin_step("the call succeeds")
+    recorder.expect(True, "never shown")
+    first, second = recorder.checks
+    assert (first.source, first.outcome, first.step) == (
+        REFERENCE,
+        "failed",
+        'the result has exactly the keys "a"',
+    )
+    assert first.message == "keys ['a', 'b']"
+    assert (second.source, second.outcome, second.message) == (SEED, "passed", "")
+
+
+def _scenario(checks: list[tuple[str, str]], outcome: str) -> ScenarioResult:
+    return ScenarioResult.model_validate(
+        {
+            "id": "s",
+            "feature": "f.feature",
+            "scenario": "s",
+            "requirements": ["REQ-99-01"],
+            "outcome": outcome,
+            "checks": [
+                {"step": f"step {i}", "source": {"kind": kind}, "outcome": result}
+                for i, (kind, result) in enumerate(checks)
+            ],
+        }
+    )
+
+
+def test_a_requirement_shows_seed_verdicts_apart_from_the_others() -> None:
+    scenario = _scenario([("seed", "passed"), ("reference", "failed")], "passed")
+    report = build_report(
+        target="t",
+        odoo_version="19.0",
+        profile="spec",
+        catalogue=_catalogue(),
+        results=[scenario],
+        baseline=Baseline(),
+    )
+    verdict = next(v for v in report.requirements if v.id == "REQ-99-01")
+    assert (verdict.status, verdict.seed_status) == ("passing", "passing")
+    assert (verdict.other_status, verdict.other_sources) == ("failing", ("reference",))
+
+
+def test_a_scenario_without_seed_checks_is_noted_not_judged() -> None:
+    scenario = _scenario([("reference", "failed")], "noted")
+    report = build_report(
+        target="t",
+        odoo_version="19.0",
+        profile="spec",
+        catalogue=_catalogue(),
+        results=[scenario],
+        baseline=Baseline(),
+    )
+    verdict = next(v for v in report.requirements if v.id == "REQ-99-01")
+    assert verdict.status == "untested" and verdict.seed_status == "untested"
+    assert report.meets_baseline
+
+
+def _outcome(content: list[t.TextContent], structured: object = None) -> ToolOutcome:
+    result = t.CallToolResult(content=content, structured_content=structured, is_error=False)  # type: ignore[arg-type]
+    return ToolOutcome(result, None)
+
+
+def test_the_body_is_read_from_the_text_first() -> None:
+    """SPEC-10's own example puts the JSON body in a TextContent (REQ-10-17)."""
+    body = {"error": True, "code": "X"}
+    text = t.TextContent(type="text", text=json.dumps(body))
+    assert _outcome([text]).structured == body
+    assert _outcome([text], {"other": 1}).structured == body
+    prose = t.TextContent(type="text", text="Found 3 records")
+    assert _outcome([prose], {"records": []}).structured == {"records": []}
+    assert _outcome([], {"result": [1, 2]}).structured == [1, 2]
+    assert _outcome([prose]).structured is None
