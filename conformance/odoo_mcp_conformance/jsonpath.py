@@ -7,7 +7,15 @@ from typing import Any
 
 __all__ = ["MISSING", "lookup", "matches"]
 
-MISSING: Any = object()
+
+class _Missing:
+    """The absent value; its repr says so in failure messages (not ``<object at 0x...>``)."""
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+MISSING: Any = _Missing()
 _PART = re.compile(r"([^.\[\]]+)|\[(\d+|\*)\]")
 
 

@@ -1,7 +1,8 @@
 """The kit judged by broken servers: each defect must fail exactly its requirements.
 
 Every variant in conformance/broken_servers/ is the reference server with one defect. The kit
-runs the features where that defect can show (expected.toml) and must fail exactly the listed
+runs the features where that defect can show (expected.toml), in the spec profile (the one that
+judges other implementations: seed expectations only), and must fail exactly the listed
 requirements there, and pass every other requirement those features prove: a kit that misses
 a defect, or blames the wrong requirement, fails here.
 """
@@ -36,7 +37,10 @@ def test_kit_fails_the_variant_on_exactly_its_requirements(name: str, tmp_path: 
     features.mkdir()
     for feature in VARIANTS[name]["features"]:
         shutil.copy(ROOT / "features" / feature, features / feature)
-    run = run_kit(BROKEN / f"{name}.toml", tmp_path / "report", "--features", str(features))
+    run = run_kit(
+        BROKEN / f"{name}.toml", tmp_path / "report", "--features", str(features),
+        "--profile", "spec",
+    )  # fmt: skip
     statuses = run.statuses()
     failing = sorted(req for req, status in statuses.items() if status == "failing")
     assert failing == sorted(VARIANTS[name]["fails"]), run.output[-2000:]

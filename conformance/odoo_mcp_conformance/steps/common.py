@@ -279,14 +279,19 @@ def _rpc_error(world: World, code: int) -> None:
 @check(parsers.parse("the result contains:"))
 def _contains(world: World, docstring: str) -> None:
     data, expected = result_data(world), parse_json(docstring, world)
-    assert matches(data, expected), f"result {json.dumps(data)[:800]} does not match {expected}"
+    assert matches(data, expected), (
+        f"expected the result to contain {json.dumps(expected)[:400]}, "
+        f"got {json.dumps(data, default=repr)[:800]}"
+    )
 
 
 @check(parsers.parse('the result "{path}" is {value}'))
 def _path_is(world: World, path: str, value: str) -> None:
     actual, expected = lookup(result_data(world), path), parse_json(value, world)
     assert actual is not MISSING, f"the result has no {path!r}"
-    assert matches(actual, expected), f"{path} is {json.dumps(actual)[:500]}, expected {value}"
+    assert matches(actual, expected), (
+        f"expected {path} to be {value}, got {json.dumps(actual, default=repr)[:500]}"
+    )
 
 
 @check(parsers.parse('the result "{path}" matches the pattern "{pattern}"'))
@@ -326,7 +331,11 @@ def _path_absent(world: World, path: str) -> None:
 def _exact_keys(world: World, keys: str) -> None:
     data = result_data(world)
     expected = {key.strip() for key in keys.split(",")}
-    assert isinstance(data, dict) and set(data) == expected, f"keys {sorted(data)}"
+    assert isinstance(data, dict), f"expected an object with keys {sorted(expected)}, got {data!r}"
+    assert set(data) == expected, (
+        f"expected exactly the keys {sorted(expected)}; missing {sorted(expected - set(data))}, "
+        f"extra {sorted(set(data) - expected)}"
+    )
 
 
 @check(parsers.parse('every item of "{path}" has the key "{key}"'))
