@@ -17,8 +17,14 @@ MODES = {"ro": "readonly", "limited": "restricted", "rw": "full"}
 
 
 def translate(environ: dict[str, str]) -> dict[str, str]:
-    """The other implementation's variables -> the reference server's."""
-    out = {k: v for k, v in environ.items() if not k.startswith(("ODOO_", "OTHER_"))}
+    """The other implementation's variables -> the reference server's.
+
+    Its connection comes only from its own names (the spec's are dropped, so the target's
+    mapping is what connects it); like a conformant server it also honours the spec's
+    REQ-11-25 names for everything else.
+    """
+    connection = {"ODOO_URL", "ODOO_DB", "ODOO_USERNAME", "ODOO_PASSWORD", "ODOO_API_KEY"}
+    out = {k: v for k, v in environ.items() if k not in connection and not k.startswith("OTHER_")}
     simple = {
         "OTHER_ODOO_HOST": "ODOO_URL",
         "OTHER_ODOO_DATABASE": "ODOO_DB",
