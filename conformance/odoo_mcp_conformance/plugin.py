@@ -22,6 +22,7 @@ from odoo_mcp_conformance.catalogue import REQ_ID, load_catalogue
 from odoo_mcp_conformance.checks import CheckRecorder
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import ServerPool
+from odoo_mcp_conformance.report import judge
 from odoo_mcp_conformance.sources import PROFILES, Check, Profile, scenario_source
 from odoo_mcp_conformance.target import Target, load_target
 from odoo_mcp_conformance.world import NOT_APPLICABLE, World
@@ -234,7 +235,8 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
     profile = kit_profile(item.config)
     world = item.stash.get(_WORLD, None)
     checks: list[Check] = list(world.checks.checks) if world is not None else []
-    notes: list[str] = []
+    notes: tuple[str, ...] = ()
+    outcome: str
     if report.skipped:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         reason = reason.removeprefix("Skipped: ")
@@ -250,19 +252,10 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             checks.append(
                 Check(step=step, source=default, outcome="failed", message=_short(report))
             )
-        counting = [c for c in checks if c.source.counts_in(profile)]
-        failed = [c for c in counting if c.outcome == "failed"]
-        notes = [_explain(c) for c in checks if c not in counting and c.outcome == "failed"]
-        message = "; ".join(_explain(c) for c in failed)
-        if failed:
-            outcome = "failed"
-        elif not counting:
-            outcome = "noted"  # nothing in it is an expectation of this profile
-        else:
-            outcome = "passed"
+        outcome, message, notes = judge(checks, profile)
         if report.when == "call":  # pytest's own summary agrees with the kit's verdict
-            report.outcome = "failed" if failed else "passed"
-            report.longrepr = message if failed else None
+            report.outcome = "failed" if outcome == "failed" else "passed"
+            report.longrepr = message if outcome == "failed" else None
     feature = scenario.feature.rel_filename if scenario is not None else ""
     item.config.stash[_RESULTS].append(
         {
@@ -277,12 +270,6 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             "checks": [c.model_dump(mode="json") for c in checks],
         }
     )
-
-
-def _explain(check: Check) -> str:
-    """A failed check in words: which step, what was expected and what came."""
-    where = f"[{check.source.label}] {check.step}"
-    return f"{where}: {check.message}" if check.message else where
 
 
 def _short(report: pytest.TestReport) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 from xml.etree import ElementTree as ET
@@ -22,7 +22,15 @@ from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import Catalogue
 from odoo_mcp_conformance.sources import Check
 
-__all__ = ["RequirementVerdict", "RunReport", "ScenarioResult", "build_report", "write_reports"]
+__all__ = [
+    "RequirementVerdict",
+    "RunReport",
+    "ScenarioResult",
+    "build_report",
+    "judge",
+    "rejudge",
+    "write_reports",
+]
 
 Status = Literal["passing", "failing", "not_applicable", "untested", "excluded"]
 #: ``noted``: the scenario ran, but none of its checks is an expectation of the run's profile
@@ -90,6 +98,48 @@ class RunReport(BaseModel):
     warnings: tuple[str, ...]
     requirements: tuple[RequirementVerdict, ...]
     scenarios: tuple[ScenarioResult, ...]
+
+
+def _explain(check: Check) -> str:
+    """A failed check in words: its source, its step, what was expected and what came."""
+    where = f"[{check.source.label}] {check.step}"
+    return f"{where}: {check.message}" if check.message else where
+
+
+def judge(checks: Sequence[Check], profile: str) -> tuple[Outcome, str, tuple[str, ...]]:
+    """A scenario's outcome, failure message and notes from its checks, in ``profile``.
+
+    Failed checks whose source counts in the profile fail the scenario; the others are notes
+    ("differs from the reference"). A scenario with no counting check is ``noted``.
+    """
+    counting = [c for c in checks if c.source.counts_in(profile)]  # type: ignore[arg-type]
+    failed = [c for c in counting if c.outcome == "failed"]
+    notes = tuple(_explain(c) for c in checks if c not in counting and c.outcome == "failed")
+    message = "; ".join(_explain(c) for c in failed)
+    if failed:
+        return "failed", message, notes
+    return ("passed" if counting else "noted"), "", notes
+
+
+def rejudge(report: RunReport, profile: str, catalogue: Catalogue, baseline: Baseline) -> RunReport:
+    """The same run judged in another profile: every scenario's checks are in the report."""
+    scenarios = []
+    for result in report.scenarios:
+        if result.checks and result.outcome != "not_applicable":
+            outcome, message, notes = judge(result.checks, profile)
+            result = result.model_copy(
+                update={"outcome": outcome, "message": message, "notes": notes}
+            )
+        scenarios.append(result)
+    return build_report(
+        target=report.target,
+        odoo_version=report.odoo_version,
+        profile=profile,
+        catalogue=catalogue,
+        results=scenarios,
+        baseline=baseline,
+        strict=report.strict,
+    )
 
 
 def _split_status(results: list[ScenarioResult], seed: bool) -> Status:

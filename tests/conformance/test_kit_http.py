@@ -12,6 +12,9 @@ from pathlib import Path
 
 from kit_runs import PROVEN_DOCUMENTS, ROOT, KitRun, run_kit
 
+from odoo_mcp_conformance.baseline import Baseline
+from odoo_mcp_conformance.catalogue import load_catalogue
+from odoo_mcp_conformance.report import RunReport, rejudge
 from odoo_mcp_conformance.trace.build import build_trace, check_trace
 
 
@@ -29,6 +32,8 @@ def test_every_http_requirement_passes(tmp_path: Path, reference_run: KitRun) ->
     statuses = {k: v for k, v in run.statuses().items() if k.startswith("REQ-HTTP-")}
     assert len(statuses) == 19
     assert {k for k, v in statuses.items() if v != "passing"} == set(), statuses
+    spec = rejudge(RunReport.model_validate(run.report), "spec", load_catalogue(), Baseline())
+    assert spec.meets_baseline, spec.unexpected_failures  # and in the spec profile
     # the published trace merges both runs: HTTP rows pass, the stdio verdicts stand
     merged = build_trace(
         results=[reference_run.report_dir / "report.json", run.report_dir / "report.json"]

@@ -14,6 +14,9 @@ from pathlib import Path
 
 from kit_runs import PROVEN_DOCUMENTS, ROOT, KitRun
 
+from odoo_mcp_conformance.baseline import Baseline
+from odoo_mcp_conformance.catalogue import load_catalogue
+from odoo_mcp_conformance.report import RunReport, rejudge
 from odoo_mcp_conformance.trace.build import build_trace, check_trace
 
 
@@ -71,3 +74,18 @@ def test_docs_site_builds_strictly_with_the_matrix(reference_run: KitRun, tmp_pa
     passing = sum(1 for s in reference_run.statuses().values() if s == "passing")
     assert "Results of the latest kit runs against <code>reference</code>" in matrix
     assert f"<td>passing</td>\n<td>{passing}</td>" in matrix
+
+
+def test_reference_passes_the_spec_profile_too(reference_run: KitRun) -> None:
+    """The run's reports hold every check with its source: judged on the seed checks alone,
+    the reference server meets the same empty baseline (what a spec-profile run decides)."""
+    report = RunReport.model_validate(reference_run.report)
+    assert report.profile == "reference"
+    spec = rejudge(report, "spec", load_catalogue(), Baseline())
+    assert spec.unexpected_failures == () and spec.meets_baseline
+    counted = [s for s in report.scenarios if s.outcome != "not_applicable"]
+    assert all(s.checks for s in counted)  # every scenario that ran recorded its checks
+    sources = {c.source.kind for s in counted for c in s.checks}
+    assert sources == {"seed", "decision", "reference"}
+    noted = [s for s in spec.scenarios if s.outcome == "noted"]
+    assert noted  # decision-only scenarios judge nothing in the spec profile
