@@ -19,7 +19,7 @@ Feature: Configuration
     When the client calls "odoo_core_list_models" without arguments
     Then the result "models[*].model" is ["res.partner", "sale.order"]
 
-  @REQ-11-25 @REQ-11-31 @needs_rate_limit @fresh_server
+  @REQ-11-31 @needs_rate_limit @fresh_server
   Scenario Outline: booleans are read as true/1/yes, in any case
     Given the server environment variable "ODOO_MCP_RATE_LIMIT" is "<true>"
     And the server environment variable "ODOO_MCP_RATE_LIMIT_RPM" is "1"
@@ -36,7 +36,7 @@ Feature: Configuration
       | 1    |
       | True |
 
-  @REQ-11-25 @REQ-11-31 @needs_rate_limit @fresh_server
+  @REQ-11-31 @needs_rate_limit @fresh_server
   Scenario Outline: booleans are read as false/0/no, in any case
     Given the server environment variable "ODOO_MCP_RATE_LIMIT" is "<false>"
     And the server environment variable "ODOO_MCP_RATE_LIMIT_RPM" is "1"

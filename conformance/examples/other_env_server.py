@@ -44,7 +44,7 @@ def translate(environ: dict[str, str]) -> dict[str, str]:
     }.items():
         if theirs in environ:
             out[ours] = ",".join(json.loads(environ[theirs]))
-    out["ODOO_MCP_LOG_LEVEL"] = "warning"
+    out.setdefault("ODOO_MCP_LOG_LEVEL", "warning")
     return out
 
 

@@ -48,8 +48,8 @@ def test_unmapped_spec_setting_goes_under_the_spec_name() -> None:
     assert env["ODOO_MCP_RATE_LIMIT"] == "true"
     with pytest.raises(NotApplicable, match="subscription_poll_interval"):
         target.render(ODOO, {"subscription_poll_interval": 1})
-    with pytest.raises(NotApplicable, match="audit_log"):
-        target.check_capability("audit_log")
+    with pytest.raises(NotApplicable, match="contracts"):
+        target.check_capability("contracts")
 
 
 def test_raw_environment_bypasses_the_mapping() -> None:
