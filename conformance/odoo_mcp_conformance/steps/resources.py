@@ -37,9 +37,23 @@ def _read(world: World, uri: str) -> None:
         world.remembered["error_data"] = exc.error.data
         return
     contents = answer.contents
-    assert contents and contents[0].mime_type == "application/json", contents
-    _store(world, json.loads(contents[0].text), None)
+    text = getattr(contents[0], "text", None) if contents else None
+    if not isinstance(text, str):
+        raise AssertionError(f"expected the resource {uri} as text contents, got {contents!r:.300}")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise AssertionError(f"expected JSON in the resource {uri}, got {text[:300]!r}") from exc
+    # SPEC-06 shows mimeType on the resource descriptions; read contents need not repeat it
+    world.remembered["mime_type"] = contents[0].mime_type
+    _store(world, data, None)
     world.control.note_writes()
+
+
+@check(parsers.parse('the resource contents say they are "{mime}"'))
+def _mime(world: World, mime: str) -> None:
+    actual = world.remembered.get("mime_type")
+    assert actual == mime, f"expected mimeType {mime!r} on the contents, got {actual!r}"
 
 
 @when("the client lists the resources and templates")
