@@ -40,7 +40,7 @@ Feature: Domains
       """
     Then the call succeeds
     And the result ids are Odoo's own search of "<model>" for [<leaf>]
-    And Odoo received 1 call
+    And [reference] Odoo received 1 call
 
     Examples:
       | model       | leaf                                     |
@@ -152,5 +152,6 @@ Feature: Domains
       """
       {"model": "sale.order", "domain": [["state", "in", "draft"]]}
       """
-    Then the result "details.example" is [["state", "in", ["draft"]]]
-    And the result "message" is "Invalid domain: operator 'in' requires a list value, got string 'draft'"
+    Then the call fails with error code "INVALID_DOMAIN"
+    And [reference] the result "details.example" is [["state", "in", ["draft"]]]
+    And [reference] the result "message" is "Invalid domain: operator 'in' requires a list value, got string 'draft'"

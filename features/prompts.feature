@@ -56,7 +56,7 @@ Feature: Prompts
       """
       {"model_name": "res.partner"}
       """
-    Then the prompt text mentions "not available"
+    Then [reference] the prompt text mentions "not available"
 
   @REQ-06-21
   Scenario: the search help turns a need into a domain and a call

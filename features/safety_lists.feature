@@ -130,6 +130,9 @@ Feature: Model, field and method lists
 
   @REQ-11-12 @REQ-11-14
   Scenario: a blocked field is not read, written, filtered or sorted on
+    REQ-11-14 drops a blocked field from read results: refusing a read that names it is our
+    choice. Filtering or sorting on it reads it (REQ-11-12), so any refusal passes; ours is
+    FIELD_BLOCKED before Odoo (decision 11).
     Given the server runs in "full" mode
     And the server setting "field_blocklist" is "phone"
     When the client calls "odoo_core_search_read" with:
@@ -147,7 +150,8 @@ Feature: Model, field and method lists
       """
       {"model": "res.partner", "ids": [9], "fields": ["name", "phone"]}
       """
-    Then the call fails with error code "FIELD_BLOCKED"
+    Then the answer does not show the field "phone"
+    And [reference] the call fails with error code "FIELD_BLOCKED"
     When the client calls "odoo_core_write" with:
       """
       {"model": "res.partner", "ids": [9], "values": {"phone": "+1 555"}}
@@ -157,18 +161,21 @@ Feature: Model, field and method lists
       """
       {"model": "res.partner", "domain": [["phone", "ilike", "555"]]}
       """
-    Then the call fails with error code "FIELD_BLOCKED"
+    Then the call is refused
+    And [decision 11] the call fails with error code "FIELD_BLOCKED"
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "sale.order", "domain": [["partner_id.phone", "!=", false]]}
       """
-    Then the call fails with error code "FIELD_BLOCKED"
+    Then the call is refused
+    And [decision 11] the call fails with error code "FIELD_BLOCKED"
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "res.partner", "order": "phone desc"}
       """
-    Then the call fails with error code "FIELD_BLOCKED"
-    And Odoo received no call
+    Then the call is refused
+    And [decision 11] the call fails with error code "FIELD_BLOCKED"
+    And [decision 11] Odoo received no call
 
   @REQ-11-13 @REQ-11-14
   Scenario: the built-in blocked fields never leave the server
@@ -184,7 +191,8 @@ Feature: Model, field and method lists
       """
       {"model": "res.users", "fields": ["login", "signature"]}
       """
-    Then the call fails with error code "FIELD_BLOCKED"
+    Then the answer does not show the field "signature"
+    And [reference] the call fails with error code "FIELD_BLOCKED"
     When the client calls "odoo_core_fields_get" with:
       """
       {"model": "res.users"}

@@ -79,7 +79,7 @@ Feature: Metadata tools: fields_get, name_get, default_get
       {"model": "res.partner", "names": [{"id": 9, "name": "Acme Corporation"}, {"id": 3, "name": "YourCompany, Mitchell Admin"}]}
       """
     And the result "names[0]" has exactly the keys "id, name"
-    And Odoo received 1 call
+    And [reference] Odoo received 1 call
 
   @REQ-04-28
   Scenario Outline: from Odoo 17 name_get reads display_name, on every protocol
@@ -93,7 +93,7 @@ Feature: Metadata tools: fields_get, name_get, default_get
     Then the call succeeds
     And the result "names" is [{"id": 3, "name": "YourCompany, Mitchell Admin"}]
     And Odoo received no "name_get" call
-    And Odoo received 1 call
+    And [reference] Odoo received 1 call
 
     Examples:
       | protocol |

@@ -38,7 +38,7 @@ Feature: odoo_core_list_models
       {"filter": "account.move"}
       """
     Then the result "models[*].access" is ["read", "read"]
-    And Odoo received at most 3 calls
+    And [reference] Odoo received at most 3 calls
 
   @REQ-04-32
   Scenario: the filter matches model names with ilike
@@ -140,4 +140,4 @@ Feature: odoo_core_list_models
   Scenario: list_models costs at most three Odoo calls
     When the client calls "odoo_core_list_models" without arguments
     Then the call succeeds
-    And Odoo received at most 3 calls
+    And [reference] Odoo received at most 3 calls

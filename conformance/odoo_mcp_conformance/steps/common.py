@@ -364,6 +364,22 @@ def _none_has(world: World, path: str, key: str) -> None:
     assert not leaked, f"{len(leaked)} item(s) of {path} have {key}"
 
 
+@check(parsers.parse('the answer does not show the field "{field}"'))
+def _field_hidden(world: World, field: str) -> None:
+    """REQ-11-14: a blocked field asked for is dropped or refused; either way it is not shown.
+
+    An error answer shows nothing; a result must not carry the field in any record.
+    """
+    outcome = world.last()
+    if outcome.error is not None or outcome.is_error:
+        return
+    data = outcome.structured
+    records = data.get("records") if isinstance(data, dict) else None
+    assert isinstance(records, list), f"expected records or an error, got {outcome.text[:300]!r}"
+    shown = [r.get("id") for r in records if isinstance(r, dict) and field in r]
+    assert not shown, f"expected no record to show {field!r}; records {shown} do"
+
+
 @check(parsers.parse('the response text does not contain "{text}"'))
 def _text_lacks(world: World, text: str) -> None:
     outcome = world.last()
