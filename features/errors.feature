@@ -23,7 +23,7 @@ Feature: Errors a language model can act on
     And the result "details.model" is "sale.order"
     And the result "details.field" is "partner_id"
     And the error message names "partner_id"
-    And the result "original_error" matches the pattern "([\w.]+\.)?(ValidationError|UserError): .*\(partner_id\).*"
+    And [decision 26] the result "original_error" matches the pattern "([\w.]+\.)?(ValidationError|UserError): .*\(partner_id\).*"
 
   @REQ-10-17
   Scenario Outline: <source> errors are tool results with isError, not JSON-RPC errors
@@ -291,14 +291,14 @@ Feature: Errors a language model can act on
       """
     Then the error response has the SPEC-10 structure
     And the error carries no traceback
-    And the result "original_error" matches the pattern "(builtins\.)?TypeError: 'int' object is not iterable"
+    And [decision 26] the result "original_error" matches the pattern "(builtins\.)?TypeError: 'int' object is not iterable"
     When the client calls "odoo_core_execute" with:
       """
       {"model": "res.partner", "method": "frobnicate", "args": [[9]]}
       """
     Then the error response has the SPEC-10 structure
     And the error carries no traceback
-    And the result "original_error" matches the pattern "[\w.]+: The method 'res\.partner\.frobnicate' does not exist"
+    And [decision 26] the result "original_error" matches the pattern "[\w.]+: The method 'res\.partner\.frobnicate' does not exist"
 
     Examples:
       | protocol |

@@ -19,6 +19,7 @@ Feature: Resources
       """
       {"server_version": "19.0", "database": "demo", "protocol": "<str>", "user": {"uid": 2}, "mcp_server_version": "<str>"}
       """
+    And [reference] the resource contents say they are "application/json"
 
   @REQ-06-03
   Scenario: system/modules lists the installed modules
