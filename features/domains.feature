@@ -109,7 +109,7 @@ Feature: Domains
       """
     Then the result "count" is 0
 
-  @REQ-04a-08
+  @REQ-04a-08 @reference
   Scenario: a malformed date is refused before Odoo
     When the client calls "odoo_core_count" with:
       """

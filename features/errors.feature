@@ -37,7 +37,7 @@ Feature: Errors a language model can act on
     Examples:
       | source     | arguments                                                 | category   |
       | Odoo       | {"model": "no.such.model"}                                | not_found  |
-      | safety     | {"model": "res.users.apikeys"}                            | access     |
+      | safety     | {"model": "ir.config_parameter"}                          | access     |
       | validation | {"model": "res.partner", "domain": [["name", "~~", "x"]]} | validation |
 
   # -- Suggestions -------------------------------------------------------------------------

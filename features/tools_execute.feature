@@ -88,7 +88,7 @@ Feature: odoo_core_execute
       {"locked": true}
       """
 
-  @REQ-04-27
+  @REQ-04-27 @decision-15
   Scenario: over XML-RPC, a method returning nothing is a success too, not an error
     Given the server runs in "full" mode
     And the server talks to Odoo over "xmlrpc"
@@ -233,10 +233,22 @@ Feature: odoo_core_execute
       | search_count        | [[["is_company", "=", true]]]                          | result         | 12                           |
       | fields_get          | [["name"], ["type"]]                                   | result.name    | {"type": "char"}             |
       | default_get         | [["type"]]                                             | result         | {"type": "contact"}          |
-      | name_get            | [[9]]                                                  | result         | [[9, "Acme Corporation"]]    |
       | name_search         | ["Acme Corp"]                                          | result[0]      | [9, "Acme Corporation"]      |
-      | read_group          | [[["is_company", "=", true]], ["is_company"], ["is_company"]] | result[0].is_company_count | 12 |
-      | check_access_rights | ["read", false]                                        | result         | true                         |
+
+  @REQ-04-26 @decision-1 @decision-25
+  Scenario Outline: readonly mode also runs <method> (our list of read methods; name_get from display_name on 17+)
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "<method>", "args": <args>}
+      """
+    Then the call succeeds
+    And the result "<path>" is <value>
+
+    Examples:
+      | method              | args                                                          | path                       | value |
+      | read_group          | [[["is_company", "=", true]], ["is_company"], ["is_company"]] | result[0].is_company_count | 12    |
+      | check_access_rights | ["read", false]                                               | result                     | true  |
+      | name_get            | [[9]]                                                         | result                     | [[9, "Acme Corporation"]] |
 
   @REQ-04-26
   Scenario: restricted mode runs read methods anywhere and other methods on write-allowlisted models only

@@ -443,7 +443,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       | [[6, 0, [2]]]                               | [2]            | 1        | Kit Tag         | 0          |
       | [[5, 0, 0], [4, "$tag", 0]]                 | ["$tag"]       | 1        | Kit Tag         | 0          |
 
-  @L2-04a @REQ-04a-11
+  @L2-04a @REQ-04a-11 @decision-24
   Scenario Outline: a malformed x2many command in write is refused with the command table
     When the client calls "odoo_core_write" with:
       """
@@ -472,7 +472,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       | [[4, 1, 0], 5]           |
       | [[4, 1, 0, 0]]           |
 
-  @L2-04a @REQ-04a-11
+  @L2-04a @REQ-04a-11 @decision-24
   Scenario: a malformed x2many command in create is refused and nothing is created
     When the client calls "odoo_core_create" with:
       """
