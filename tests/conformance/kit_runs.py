@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,3 +45,24 @@ def run_kit(target: Path, report_dir: Path, *extra: str) -> KitRun:
         check=False,
     )
     return KitRun(completed.returncode, completed.stdout + completed.stderr, report_dir)
+
+
+def feature_subset(directory: Path, names: Sequence[str]) -> Path:
+    """A features directory holding only ``names`` (copied from the project's)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copy(ROOT / "features" / name, directory / name)
+    return directory
+
+
+def run_kits(
+    jobs: Mapping[str, tuple[Path, Path, Sequence[str]]], workers: int = 2
+) -> dict[str, KitRun]:
+    """Several kit runs two at a time: each is one process ping-ponging with its server, so
+    two of them keep both cores of a CI machine busy (the longest should come first)."""
+    with ThreadPoolExecutor(workers) as pool:
+        futures = {
+            name: pool.submit(run_kit, target, report_dir, *extra)
+            for name, (target, report_dir, extra) in jobs.items()
+        }
+        return {name: future.result() for name, future in futures.items()}

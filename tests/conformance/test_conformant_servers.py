@@ -9,12 +9,10 @@ once and runs every feature. The mirror image of test_broken_servers.py.
 
 from __future__ import annotations
 
-import shutil
 import tomllib
-from pathlib import Path
 
 import pytest
-from kit_runs import ROOT, run_kit
+from kit_runs import ROOT, KitRun, feature_subset, run_kits
 
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
@@ -38,13 +36,26 @@ def test_every_variant_has_expectations() -> None:
         assert all((ROOT / "features" / f).exists() for f in spec["features"]), name
 
 
+ALL = "all_choices"
+
+
+@pytest.fixture(scope="module")
+def conformant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
+    """Every variant's kit run on its features, and all_choices on every feature, two at a
+    time (all_choices, the longest, first)."""
+    jobs = {ALL: (CONFORMANT / f"{ALL}.toml", tmp_path_factory.mktemp(ALL) / "report", ())}
+    for name, spec in VARIANTS.items():
+        base = tmp_path_factory.mktemp(f"conformant-{name}")
+        features = feature_subset(base / "features", spec["features"])
+        jobs[name] = (CONFORMANT / f"{name}.toml", base / "report", ("--features", str(features)))
+    return run_kits(jobs)
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_kit_passes_the_variant_in_the_spec_profile(name: str, tmp_path: Path) -> None:
-    features = tmp_path / "features"
-    features.mkdir()
-    for feature in VARIANTS[name]["features"]:
-        shutil.copy(ROOT / "features" / feature, features / feature)
-    run = run_kit(CONFORMANT / f"{name}.toml", tmp_path / "report", "--features", str(features))
+def test_kit_passes_the_variant_in_the_spec_profile(
+    name: str, conformant_runs: dict[str, KitRun]
+) -> None:
+    run = conformant_runs[name]
     report = run.report
     assert report["profile"] == "spec"
     failing = {v["id"]: v["failures"] for v in report["requirements"] if v["status"] == "failing"}
@@ -55,8 +66,10 @@ def test_kit_passes_the_variant_in_the_spec_profile(name: str, tmp_path: Path) -
     assert set(VARIANTS[name]["notes_on"]) <= noted, noted
 
 
-def test_kit_passes_every_choice_at_once_on_every_feature(tmp_path: Path) -> None:
-    run = run_kit(CONFORMANT / "all_choices.toml", tmp_path / "report")
+def test_kit_passes_every_choice_at_once_on_every_feature(
+    conformant_runs: dict[str, KitRun],
+) -> None:
+    run = conformant_runs[ALL]
     report = run.report
     failing = {v["id"]: v["failures"] for v in report["requirements"] if v["status"] == "failing"}
     assert failing == {}, run.output[-2000:]

@@ -8,15 +8,13 @@ checks alone, or "not applicable" (the contracts toolset it does not claim), nev
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from kit_runs import ROOT, KitRun, run_kit
+from kit_runs import KitRun
 
 
 def test_example_target_gets_the_reference_verdicts_or_not_applicable(
-    reference_run: KitRun, tmp_path: Path
+    reference_run: KitRun, example_run: KitRun
 ) -> None:
-    run = run_kit(ROOT / "conformance" / "targets" / "example-other.toml", tmp_path)
+    run = example_run
     reference = {row["id"]: row["seed_status"] for row in reference_run.report["requirements"]}
     statuses = run.statuses()
     assert run.report["profile"] == "spec"
