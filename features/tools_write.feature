@@ -364,7 +364,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
 
   # -- x2many commands in create and write values (L2/04a) -------------------------------------
 
-  @L2-04a @REQ-04a-10
+  @L2-04a @REQ-04a-10 @REQ-04a-11
   Scenario: create takes x2many commands that create and link related records
     When the client calls "odoo_core_create" with:
       """
@@ -379,7 +379,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
     And Odoo has 1 "res.partner" record matching [["name", "=", "Kit Contact"], ["parent_id", "=", "$company"]]
 
-  @L2-04a @REQ-04a-10
+  @L2-04a @REQ-04a-10 @REQ-04a-11
   Scenario Outline: write applies each one2many command
     Given a "res.partner" record created outside the server as "company" with:
       """
@@ -410,7 +410,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       | [[3, "$first", 0]]                         | 0        | Kit First Child  | 0     | 1     |
       | [[4, "$second", 0]]                        | 2        | Kit Second Child | 1     | 1     |
 
-  @L2-04a @REQ-04a-10
+  @L2-04a @REQ-04a-10 @REQ-04a-11
   Scenario Outline: write applies each many2many command
     Given a "res.partner.category" record created outside the server as "tag" with:
       """
