@@ -9,6 +9,7 @@ route: every ``/json/2`` URL is werkzeug's HTML 404 there.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from fake_odoo.orm.exceptions import BadRequest, NotFound, Unauthorized, Unproce
 from fake_odoo.orm.service import resolve
 from fake_odoo.wire.errors import http_status_of, serialize_exception, werkzeug_html
 from fake_odoo.wire.jsonrpc import json_response
+from fake_odoo.wire.signatures_odoo19 import BASE, MODELS, Signature
 
 if TYPE_CHECKING:
     from fake_odoo.handle import FakeOdoo
@@ -103,7 +105,54 @@ def _call(fake: FakeOdoo, model: str, method: str, authorization: str, body: byt
     if ids and is_model:
         raise UnprocessableEntity(f"cannot call {model}.{method} with ids")
     args: list[Any] = [] if is_model else [ids or []]
+    declared = MODELS.get(model, {}).get(method) or BASE.get(method)
+    if declared is not None:
+        positional, params = _bind(declared, params)
+        args += positional
     result = fake.call_kw(uid, model, method, args, params)
     if method == "create" and isinstance(result, int) and not isinstance(result, bool):
         return [result]  # JSON-2 create answers a list even for one dict
     return result
+
+
+_KINDS = {
+    "positional": inspect.Parameter.POSITIONAL_ONLY,
+    "either": inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    "*args": inspect.Parameter.VAR_POSITIONAL,
+    "keyword": inspect.Parameter.KEYWORD_ONLY,
+    "**kwargs": inspect.Parameter.VAR_KEYWORD,
+}
+
+
+def _bind(declared: Signature, params: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """Bind the body to Odoo 19's declared signature, as ``web_json_2_rpc`` does.
+
+    A body that does not bind (a missing required argument, an unknown name on a method
+    without ``**kwargs``) is 422 ``UnprocessableEntity`` with Python's own message, as in
+    the capture ``err_json2_default_get_fields_list``. A body that binds is passed on with the
+    leading parameters by position, in Odoo's order: the fake's implementations keep the
+    parameter names of older versions (``default_get(fields_list)`` before 19's ``fields``).
+    An unknown name that ``**kwargs`` swallows reaches the method and fails there (500
+    TypeError, as ``err_json2_bad_kwarg``).
+    """
+    _api_model, declared_params = declared
+    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for name, kind, has_default in declared_params:
+        default = None if has_default else inspect.Parameter.empty
+        if kind in ("*args", "**kwargs"):
+            default = inspect.Parameter.empty
+        parameters.append(inspect.Parameter(name, _KINDS[kind], default=default))
+    context = params.pop("context", None)
+    try:
+        inspect.Signature(parameters).bind(None, **params)
+    except TypeError as exc:
+        raise UnprocessableEntity(str(exc.args[0])) from exc
+    positional: list[Any] = []
+    rest = dict(params)
+    for name, kind, _has_default in declared_params:
+        if kind not in ("positional", "either") or name not in rest:
+            break
+        positional.append(rest.pop(name))
+    if context is not None:
+        rest["context"] = context
+    return positional, rest

@@ -22,7 +22,7 @@ name_search                 no       name, domain, operator, limit
 name_create                 no       name
 read_group                  no       domain, fields, groupby, offset, limit, orderby, lazy
 formatted_read_group        no       domain, groupby, aggregates, having, offset, limit, order
-default_get                 no       fields_list
+default_get                 no       fields (fields_list before 19; JSON-2 exists from 19)
 check_access_rights         no       operation, raise_exception
 has_access                  no       operation
 check_access_rule           yes      operation
@@ -62,7 +62,7 @@ JSON2_PARAMS: Final[Mapping[str, tuple[bool, tuple[str, ...]]]] = {
         False,
         ("domain", "groupby", "aggregates", "having", "offset", "limit", "order"),
     ),
-    "default_get": (False, ("fields_list",)),
+    "default_get": (False, ("fields",)),
     "check_access_rights": (False, ("operation", "raise_exception")),
     "has_access": (False, ("operation",)),
     "check_access_rule": (True, ("operation",)),

@@ -198,3 +198,26 @@ def test_no_json2_before_19(http: httpx2.Client, fake_odoo_server: FakeOdoo) -> 
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("text/html")
     assert http.get("/web/version").json()["version"] == "18.0"
+
+
+def test_the_body_binds_to_odoo_19s_signatures(http: httpx2.Client, api_key: str) -> None:
+    """Real Odoo 19 binds the body to the method's signature before calling it: a missing
+    required argument or an unknown name is 422, and 19's own names are the ones that work
+    (default_get takes ``fields`` there, ``fields_list`` before)."""
+    path = "/json/2/sale.order/default_get"
+    old = _post(http, path, {"fields_list": ["state"]}, api_key)
+    assert old.status_code == 422
+    assert old.json()["name"] == "werkzeug.exceptions.UnprocessableEntity"
+    assert old.json()["message"] == "missing a required argument: 'fields'"
+    ok = _post(http, path, {"fields": ["state"], "context": {"lang": "en_US"}}, api_key)
+    assert ok.status_code == 200 and ok.json() == {"state": "draft"}
+    unknown = _post(http, path, {"fields": ["state"], "bogus": 1}, api_key)
+    assert unknown.status_code == 422
+    assert unknown.json()["message"] == "got an unexpected keyword argument 'bogus'"
+    # a method with **kwargs takes any name; the method itself then fails (500 TypeError)
+    swallowed = _post(http, "/json/2/res.partner/search_read", {"bogus_kwarg": 1}, api_key)
+    assert swallowed.status_code == 500
+    assert swallowed.json()["name"] == "builtins.TypeError"
+    missing = _post(http, "/json/2/res.partner/write", {"ids": [9]}, api_key)
+    assert missing.status_code == 422
+    assert missing.json()["message"] == "missing a required argument: 'vals'"

@@ -45,7 +45,7 @@ from odoo_mcp.connection.json2_params import to_named_params
             {"lazy": False},
             {"domain": [], "fields": ["amount_total:sum"], "groupby": ["state"], "lazy": False},
         ),
-        ("default_get", [["name", "state"]], {}, {"fields_list": ["name", "state"]}),
+        ("default_get", [["name", "state"]], {}, {"fields": ["name", "state"]}),
         (
             "check_access_rights",
             ["write", False],
