@@ -13,9 +13,10 @@ Decisions (spec/decisions.md, decision 29):
   that speaks Bearer sends it on every request anyway, and an unauthenticated client learns
   at ``initialize`` that it must, instead of after its discovery requests;
 * 401 with ``WWW-Authenticate: Bearer`` for a missing or refused token, before anything reaches
-  the MCP layer; a refused token is refused again for a minute without asking Odoo. When Odoo cannot be reached to check a token, the request goes on with an
-  unverified connection that authenticates before its first Odoo call: the client sees the
-  SPEC-10 connection error it would see on stdio, and a bad token still reaches no data;
+  the MCP layer; a refused token is refused again for a minute without asking Odoo. When
+  Odoo cannot be reached to check a token, the request goes on with an unverified connection
+  that authenticates before its first Odoo call: the client sees the SPEC-10 connection
+  error it would see on stdio, and a bad token still reaches no data;
 * a session belongs to the Odoo user whose request created it; a request on that session
   with another user's token is refused with 403 and reaches nothing.
 """
