@@ -11,7 +11,7 @@ from test_report import _catalogue
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.checks import CheckRecorder
 from odoo_mcp_conformance.driver import ToolOutcome
-from odoo_mcp_conformance.report import ScenarioResult, build_report
+from odoo_mcp_conformance.report import RunReport, ScenarioResult, build_report
 from odoo_mcp_conformance.sources import (
     REFERENCE,
     REFERENCE_CODES,
@@ -92,9 +92,8 @@ def _scenario(checks: list[tuple[str, str]], outcome: str) -> ScenarioResult:
     )
 
 
-def test_a_requirement_shows_seed_verdicts_apart_from_the_others() -> None:
-    scenario = _scenario([("seed", "passed"), ("reference", "failed")], "passed")
-    report = build_report(
+def _spec_report(scenario: ScenarioResult) -> RunReport:
+    return build_report(
         target="t",
         odoo_version="19.0",
         profile="spec",
@@ -102,21 +101,18 @@ def test_a_requirement_shows_seed_verdicts_apart_from_the_others() -> None:
         results=[scenario],
         baseline=Baseline(),
     )
+
+
+def test_a_requirement_shows_seed_verdicts_apart_from_the_others() -> None:
+    scenario = _scenario([("seed", "passed"), ("reference", "failed")], "passed")
+    report = _spec_report(scenario)
     verdict = next(v for v in report.requirements if v.id == "REQ-99-01")
     assert (verdict.status, verdict.seed_status) == ("passing", "passing")
     assert (verdict.other_status, verdict.other_sources) == ("failing", ("reference",))
 
 
 def test_a_scenario_without_seed_checks_is_noted_not_judged() -> None:
-    scenario = _scenario([("reference", "failed")], "noted")
-    report = build_report(
-        target="t",
-        odoo_version="19.0",
-        profile="spec",
-        catalogue=_catalogue(),
-        results=[scenario],
-        baseline=Baseline(),
-    )
+    report = _spec_report(_scenario([("reference", "failed")], "noted"))
     verdict = next(v for v in report.requirements if v.id == "REQ-99-01")
     assert verdict.status == "untested" and verdict.seed_status == "untested"
     assert report.meets_baseline
