@@ -89,19 +89,19 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     When the client initializes a session through the host "mcp.example.com"
     Then the HTTP status is 200
     When the client initializes a session through the host "evil.example.net"
-    Then the request is refused with a 4xx status
+    Then [reference] the request is refused with a 4xx status
 
   @REQ-HTTP-13
   Scenario: a request without a valid Bearer token is refused before Odoo is called
     Given the target authenticates HTTP callers
     When the client sends "initialize" without a session id and without a token
-    Then the HTTP status is 401
-    And the answer header "WWW-Authenticate" starts with "Bearer"
-    And the answer has no header "Mcp-Session-Id"
+    Then [decision 29] the HTTP status is 401
+    And [decision 29] the answer header "WWW-Authenticate" starts with "Bearer"
+    And [decision 29] the answer has no header "Mcp-Session-Id"
     And Odoo received no data call
     When the client sends "initialize" without a session id and the token "not-an-odoo-key"
-    Then the HTTP status is 401
-    And the answer header "WWW-Authenticate" starts with "Bearer"
+    Then [decision 29] the HTTP status is 401
+    And [decision 29] the answer header "WWW-Authenticate" starts with "Bearer"
     And Odoo received no data call
 
   @REQ-HTTP-14
@@ -112,19 +112,19 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     Then the request is refused with a 4xx status
     When the client counts "sale.order" records on its session as "admin"
     Then the HTTP status is 200
-    And the JSON-RPC answer "result.structuredContent.count" is 39
+    And the tool result "count" is 39
 
   @REQ-HTTP-15 @REQ-HTTP-16
   Scenario: each session acts as its own Odoo user on one server
     Given the target authenticates HTTP callers
     When the client initializes a session as "demo"
     And the client counts "sale.order" records on its session as "demo"
-    Then the JSON-RPC answer "result.structuredContent.count" is 17
+    Then the tool result "count" is 17
     When the client initializes a session as "admin"
     And the client counts "sale.order" records on its session as "admin"
-    Then the JSON-RPC answer "result.structuredContent.count" is 39
+    Then the tool result "count" is 39
 
-  @REQ-HTTP-19
+  @REQ-HTTP-19 @reference
   Scenario: the health endpoint answers without a token
     When the client checks the health endpoint without a token
     Then the HTTP status is 200

@@ -72,6 +72,7 @@ REFERENCE: Final = Source(kind="reference")
 
 def scenario_source(tags: Iterable[str]) -> Source:
     """The default source of a scenario's checks, from its tags."""
+    tags = set(tags)  # read twice below: a generator would be empty the second time
     decisions = sorted(
         int(match.group(1)) for tag in tags if (match := _DECISION_TAG.fullmatch(tag))
     )

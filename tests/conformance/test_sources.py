@@ -27,6 +27,7 @@ from odoo_mcp_conformance.sources import (
 def test_scenario_source_comes_from_tags() -> None:
     assert scenario_source(["REQ-11-14", "SPEC-11"]) == SEED
     assert scenario_source(["REQ-11-14", "reference"]) == REFERENCE
+    assert scenario_source(tag for tag in ("REQ-11-14", "reference")) == REFERENCE
     decided = scenario_source(["decision-11", "decision-1", "REQ-11-14"])
     assert decided == Source(kind="decision", decisions=(1, 11))
     assert decided.label == "decision 1, 11"

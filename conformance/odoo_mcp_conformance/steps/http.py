@@ -12,9 +12,11 @@ import json
 from typing import Any
 
 import httpx2
+from mcp.types import CallToolResult
 from pytest_bdd import given, parsers, when
 
 from odoo_mcp_conformance.checks import check
+from odoo_mcp_conformance.driver import ToolOutcome
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
 from odoo_mcp_conformance.world import World, not_applicable
 
@@ -251,6 +253,22 @@ def _rpc_path(world: World, path: str, value: str) -> None:
     actual, expected = lookup(_message(world), path), json.loads(value)
     assert actual is not MISSING, f"the answer has no {path!r}: {_message(world)}"
     assert matches(actual, expected), f"{path} is {json.dumps(actual)[:300]}, expected {value}"
+
+
+@check(parsers.parse('the tool result "{path}" is {value}'))
+def _tool_result_path(world: World, path: str, value: str) -> None:
+    """A raw tools/call answer, read where the seeds put the body (text content first)."""
+    message = _message(world)
+    raw = message.get("result") if isinstance(message, dict) else None
+    assert isinstance(raw, dict), f"expected a tools/call result, got {json.dumps(message)[:300]}"
+    body = ToolOutcome(CallToolResult.model_validate(raw), None).structured
+    actual, expected = lookup(body, path), json.loads(value)
+    assert actual is not MISSING, (
+        f"expected {path} in the tool result, got {json.dumps(body)[:300]}"
+    )
+    assert matches(actual, expected), (
+        f"expected {path} to be {value}, got {json.dumps(actual)[:300]}"
+    )
 
 
 @check(parsers.parse('the JSON-RPC answer "{path}" includes {value}'))
