@@ -35,6 +35,12 @@ _EXTRAS: tuple[tuple[ErrorPattern, str], ...] = (
         "Field '{field}' does not exist on {model}",
         "Remove '{field}' from the values; list the fields of '{model}' with odoo_core_fields_get.",
         {"field": 1}, "builtins.KeyError", requires_class=True), "VAL-003"),
+    # JSON-2 binds the body to the method's signature first: 422 "missing a required argument:
+    # 'fields'" or "got an unexpected keyword argument 'x'" (err_json2_default_get_fields_list)
+    (ErrorPattern("O19-VAL-006b", r"\A(missing a required argument|got an unexpected keyword argument):? '(\w+)'", V, ErrorCode.INVALID_ARGUMENT,
+        "The method's arguments do not match its signature: {problem} '{argument}'",
+        "Pass the arguments under the names this Odoo version declares (they differ between versions); odoo_core_execute takes them in kwargs.",
+        {"problem": 1, "argument": 2}, "werkzeug.exceptions.UnprocessableEntity", requires_class=True), "VAL-006"),
     # "BaseModel._read_format() got an unexpected keyword argument 'bogus_kwarg'"
     (ErrorPattern("O19-VAL-006a", r"(\w+)\(\) got an unexpected keyword argument '(\w+)'", V, ErrorCode.INVALID_ARGUMENT,
         "{function}() does not accept the argument '{argument}'",

@@ -16,6 +16,7 @@ V, A, N, C, S, K, U, CF = (
 EXPECTED: dict[str, tuple[str, str]] = {
     "err_json2_bad_api_key.json": (A, "SESSION_EXPIRED"),
     "err_json2_bad_kwarg.json": (V, "INVALID_ARGUMENT"),
+    "err_json2_default_get_fields_list.json": (V, "INVALID_ARGUMENT"),
     "err_json2_bad_path.json": (C, "ENDPOINT_NOT_FOUND"),
     "err_json2_create_sale_order_no_partner.json": (V, "MISSING_REQUIRED_FIELD"),
     "err_json2_demo_read_config_parameter.json": (A, "OPERATION_NOT_ALLOWED"),
