@@ -21,7 +21,7 @@ from pytest_bdd.parsers import StepParser
 
 from odoo_mcp_conformance.sources import Check, Source, split_step_source
 
-__all__ = ["CheckRecorder", "SourcedParser", "check"]
+__all__ = ["CheckRecorder", "SourcedParser", "check", "in_words"]
 
 F = TypeVar("F", bound=Callable[..., None])
 
@@ -98,7 +98,7 @@ def check(parser: StepParser) -> Callable[[F], F]:
             try:
                 func(*args, **kwargs)
             except (AssertionError, pytest.fail.Exception) as exc:
-                recorder.record(False, _words(exc))
+                recorder.record(False, in_words(exc))
                 return
             if len(recorder.checks) == before:
                 recorder.record(True)
@@ -109,10 +109,8 @@ def check(parser: StepParser) -> Callable[[F], F]:
     return decorator
 
 
-def _words(exc: BaseException) -> str:
+def in_words(exc: BaseException) -> str:
     """The failure in words: the assertion's message, never an object repr alone."""
-    text = str(exc).strip()
-    if isinstance(exc, AssertionError) and text:
-        # drop pytest's assertion rewriting detail ("assert False" ...) after the message
-        text = text.split("\nassert ")[0].strip()
+    # drop pytest's assertion rewriting detail ("assert False" ...) after the message
+    text = str(exc).strip().split("\nassert ")[0].strip()
     return text or f"{type(exc).__name__} without a message"

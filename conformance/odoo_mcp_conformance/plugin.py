@@ -19,7 +19,7 @@ from pytest_bdd.scenario import scenario_wrapper_template_registry
 
 from odoo_mcp_conformance.capabilities import CAPABILITIES, NOT_IMPLEMENTED
 from odoo_mcp_conformance.catalogue import REQ_ID, load_catalogue
-from odoo_mcp_conformance.checks import CheckRecorder
+from odoo_mcp_conformance.checks import CheckRecorder, in_words
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import ServerPool
 from odoo_mcp_conformance.report import judge
@@ -40,6 +40,7 @@ pytest_plugins = [
 
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()
 _WORLD = pytest.StashKey[World]()
+_PROFILE = pytest.StashKey[Profile]()
 #: decision numbers a scenario may cite as ``@decision-N`` (spec/decisions.md)
 _DECISION_TAGS = range(1, 100)
 DOCUMENT_TAGS = ("SPEC-04", "SPEC-06", "SPEC-10", "SPEC-11", "L2-04a", "L2-10a", "HTTP", "LUJ")
@@ -122,10 +123,11 @@ def kit_target(pytestconfig: pytest.Config) -> Target:
 
 def kit_profile(config: pytest.Config) -> Profile:
     """The run's profile: the option, else the target's own (``spec`` unless it says)."""
-    given = config.getoption("--kit-profile")
-    if given in PROFILES:
-        return given  # type: ignore[no-any-return]
-    return load_target(Path(config.getoption("--kit-target"))).target.profile
+    if _PROFILE not in config.stash:
+        given = config.getoption("--kit-profile")
+        target = load_target(Path(config.getoption("--kit-target")))
+        config.stash[_PROFILE] = given if given in PROFILES else target.target.profile
+    return config.stash[_PROFILE]
 
 
 @pytest.fixture(scope="session")
@@ -210,12 +212,7 @@ def pytest_bdd_step_error(
     world = request.node.stash.get(_WORLD, None)
     if world is not None:
         world.checks.begin_step(step.name)
-        world.checks.record(False, _words(exception))
-
-
-def _words(exception: BaseException) -> str:
-    text = str(exception).strip().split("\nassert ")[0].strip()
-    return text or type(exception).__name__
+        world.checks.record(False, in_words(exception))
 
 
 @pytest.hookimpl(wrapper=True)
