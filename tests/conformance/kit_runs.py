@@ -47,7 +47,7 @@ def run_kit(target: Path, report_dir: Path, *extra: str) -> KitRun:
     return KitRun(completed.returncode, completed.stdout + completed.stderr, report_dir)
 
 
-def feature_subset(directory: Path, names: Sequence[str]) -> Path:
+def _feature_subset(directory: Path, names: Sequence[str]) -> Path:
     """A features directory holding only ``names`` (copied from the project's)."""
     directory.mkdir(parents=True, exist_ok=True)
     for name in names:
@@ -55,9 +55,30 @@ def feature_subset(directory: Path, names: Sequence[str]) -> Path:
     return directory
 
 
-def run_kits(
-    jobs: Mapping[str, tuple[Path, Path, Sequence[str]]], workers: int = 2
-) -> dict[str, KitRun]:
+Job = tuple[Path, Path, Sequence[str]]
+
+
+def variant_jobs(
+    directory: Path,
+    variants: Mapping[str, Mapping[str, Sequence[str]]],
+    tmp_path_factory: Any,
+    *extra: str,
+) -> dict[str, Job]:
+    """One kit run per variant of ``directory`` (broken or conformant servers), each on the
+    feature files its ``expected.toml`` entry names."""
+    jobs: dict[str, Job] = {}
+    for name, spec in variants.items():
+        base = tmp_path_factory.mktemp(f"{directory.name}-{name}")
+        features = _feature_subset(base / "features", spec["features"])
+        jobs[name] = (
+            directory / f"{name}.toml",
+            base / "report",
+            ("--features", str(features), *extra),
+        )
+    return jobs
+
+
+def run_kits(jobs: Mapping[str, Job], workers: int = 2) -> dict[str, KitRun]:
     """Several kit runs two at a time: each is one process ping-ponging with its server, so
     two of them keep both cores of a CI machine busy (the longest should come first)."""
     with ThreadPoolExecutor(workers) as pool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from kit_runs import ROOT, KitRun, feature_subset, run_kits
+from kit_runs import ROOT, KitRun, run_kits, variant_jobs
 
 BROKEN = ROOT / "conformance" / "broken_servers"
 VARIANTS: dict[str, dict[str, list[str]]] = tomllib.loads((BROKEN / "expected.toml").read_text())[
@@ -32,13 +32,7 @@ def test_every_variant_has_expectations() -> None:
 @pytest.fixture(scope="module")
 def broken_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
     """Every variant's kit run, two at a time."""
-    jobs = {}
-    for name, spec in VARIANTS.items():
-        base = tmp_path_factory.mktemp(f"broken-{name}")
-        features = feature_subset(base / "features", spec["features"])
-        extra = ("--features", str(features), "--profile", "spec")
-        jobs[name] = (BROKEN / f"{name}.toml", base / "report", extra)
-    return run_kits(jobs)
+    return run_kits(variant_jobs(BROKEN, VARIANTS, tmp_path_factory, "--profile", "spec"))
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

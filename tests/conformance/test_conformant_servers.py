@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from kit_runs import ROOT, KitRun, feature_subset, run_kits
+from kit_runs import ROOT, KitRun, run_kits, variant_jobs
 
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
@@ -43,12 +43,8 @@ ALL = "all_choices"
 def conformant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
     """Every variant's kit run on its features, and all_choices on every feature, two at a
     time (all_choices, the longest, first)."""
-    jobs = {ALL: (CONFORMANT / f"{ALL}.toml", tmp_path_factory.mktemp(ALL) / "report", ())}
-    for name, spec in VARIANTS.items():
-        base = tmp_path_factory.mktemp(f"conformant-{name}")
-        features = feature_subset(base / "features", spec["features"])
-        jobs[name] = (CONFORMANT / f"{name}.toml", base / "report", ("--features", str(features)))
-    return run_kits(jobs)
+    everything = (CONFORMANT / f"{ALL}.toml", tmp_path_factory.mktemp(ALL) / "report", ())
+    return run_kits({ALL: everything, **variant_jobs(CONFORMANT, VARIANTS, tmp_path_factory)})
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
