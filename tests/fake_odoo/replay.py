@@ -145,6 +145,7 @@ class Replayer:
         self.ids = IdMap(self.relations)
         self.wrote = False  # did a replayed call possibly change the database?
         self.setup: dict[str, Any] = tomllib.loads(SETUP.read_text(encoding="utf-8"))
+        self.current = ""  # the capture being replayed
 
     def relations(self, model: str) -> dict[str, str]:
         """{field: comodel} of ``model``'s relational fields, from the fake's metadata."""
@@ -169,6 +170,7 @@ class Replayer:
     def run(self, name: str, *, fresh: bool = True) -> list[StepReport]:
         """Replay every step of capture ``name``; flows mask record ids in messages."""
         capture = load_capture(name)
+        self.current = name
         if fresh:
             self.fresh()
             self.prepare(name)
@@ -205,7 +207,8 @@ class Replayer:
         setup = self.setup
         for record in setup.get("record", []):
             if name in record["files"]:
-                new_id = self.fake.create(record["model"], dict(record["vals"]))
+                vals = self.ids.vals(record["model"], dict(record["vals"]))
+                new_id = self.fake.create(record["model"], vals)
                 self.ids.add(record["model"], int(record["id"]), new_id)
                 self.wrote = True
         for chain in setup.get("chain", []):
@@ -222,6 +225,8 @@ class Replayer:
             return self.send_jsonrpc(step)
         if transport == "json2":
             return self.send_json2(step)
+        if transport == "jsonrpc-session":
+            return self.send_jsonrpc_session(step)
         return self.send_http(step)
 
     def _call(self, model: str, method: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -275,6 +280,36 @@ class Replayer:
             got = response.json()
             if isinstance(captured, dict) and isinstance(got, dict):
                 self.ids.learn(model, model_method, captured.get("result"), got.get("result"))
+        return outcome
+
+    def session_login(self) -> str | None:
+        """The user whose web session the current capture ran in (``[[session]]``, else admin)."""
+        for session in self.setup.get("session", []):
+            if self.current in session["files"]:
+                return str(session["login"]) or None
+        return "admin"
+
+    def send_jsonrpc_session(self, step: dict[str, Any]) -> Outcome:
+        """The web client's path: a session cookie from /web/session/authenticate, then call_kw."""
+        request = _substitute(step["request_body"])
+        params = request.get("params", {})
+        args, kwargs = self._call(
+            params["model"], params["method"], params.get("args", []), params.get("kwargs", {})
+        )
+        request["params"] = {**params, "args": args, "kwargs": kwargs}
+        with httpx2.Client(base_url=self.url, timeout=30) as client:
+            login = self.session_login()
+            if login is not None:
+                auth = {"db": self.fake.db.name, "login": login, "password": login}
+                answer = client.post("/web/session/authenticate", json={"params": auth})
+                assert "result" in answer.json(), f"no web session for {login}: {answer.text}"
+            response = client.post(step["endpoint"], json=request)
+        outcome = Outcome.from_http(response, step)
+        if outcome.kind == "result":
+            captured = step.get("response", {})
+            self.ids.learn(
+                params["model"], params["method"], captured.get("result"), response.json()["result"]
+            )
         return outcome
 
     def send_json2(self, step: dict[str, Any]) -> Outcome:

@@ -589,7 +589,11 @@ def _describe_registry(env: Environment) -> None:
                     "store": field.store,
                     "size": 0,
                     "state": "base",
-                    "on_delete": getattr(field, "ondelete", "set null"),
+                    "on_delete": (
+                        field.ondelete_policy(cls._transient)
+                        if isinstance(field, fields.Many2one)
+                        else "set null"
+                    ),
                     "domain": "[]",
                     "depends": ",".join(field.depends) or False,
                     "compute": False,

@@ -20,6 +20,7 @@ from fake_odoo.orm import fields as F
 from fake_odoo.orm.api import constrained_fields, is_ondelete
 from fake_odoo.orm.exceptions import (
     ForeignKeyViolation,
+    InvalidTextRepresentation,
     MissingError,
     UniqueViolation,
     ValidationError,
@@ -32,7 +33,9 @@ MAGIC = ("id", "display_name", "create_uid", "create_date", "write_uid", "write_
 X2MANY = ("one2many", "many2many")
 
 
-def _split(model: BaseModel, vals: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _split(
+    model: BaseModel, vals: dict[str, Any], *, creating: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Check field names and convert: (raw column values, x2many values)."""
     fields = model._fields
     columns: dict[str, Any] = {}
@@ -45,6 +48,10 @@ def _split(model: BaseModel, vals: dict[str, Any]) -> tuple[dict[str, Any], dict
             continue  # Odoo ignores values of computed fields without inverse
         if field.type in X2MANY:
             relations[name] = value
+        elif creating and field.type == "many2one" and isinstance(value, str) and value:
+            # create sends the value to PostgreSQL as it is (err_json2_create_m2o_string);
+            # write goes through the cache, where a name becomes False (to_cache)
+            raise InvalidTextRepresentation(f'invalid input syntax for type integer: "{value}"')
         else:
             columns[name] = C.to_cache(model, field, value)
     return columns, relations
@@ -76,7 +83,7 @@ def create(model: BaseModel, vals_list: Any) -> BaseModel:
             if name not in model._fields:
                 raise KeyError(name)
         vals.update(_defaults(model, vals))
-        columns, relations = _split(model, vals)
+        columns, relations = _split(model, vals, creating=True)
         row = {
             name: C.empty_raw(field)
             for name, field in model._fields.items()
@@ -335,7 +342,8 @@ def unlink(records: BaseModel) -> bool:
                 refs = [r for r in refs if r not in doomed]
             if not refs:
                 continue
-            ondelete = getattr(field, "ondelete", "set null")
+            assert isinstance(field, F.Many2one)
+            ondelete = field.ondelete_policy(cls._transient)
             if ondelete == "cascade":
                 env[model_name].sudo().browse(refs).unlink()
             elif ondelete == "restrict":

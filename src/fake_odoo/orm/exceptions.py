@@ -70,16 +70,27 @@ class HTTPException(Exception):
 
     code = 500
     title = "Internal Server Error"
+    default_description = "The server encountered an internal error."
 
-    def __init__(self, description: str) -> None:
-        super().__init__(f"{self.code} {self.title}: {description}")
-        self.description = description
-        self.message = description
+    def __init__(self, description: str | None = None) -> None:
+        # Raised bare (``NotFound()``), werkzeug has no args and Odoo reports ``str(exc)``.
+        self.bare = description is None
+        self.description = self.default_description if description is None else description
+        super().__init__(*([] if self.bare else [description]))
+        text = f"{self.code} {self.title}: {self.description}"
+        self.message = text if self.bare else self.description
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.title}: {self.description}"
 
 
 class NotFound(HTTPException):
     code = 404
     title = "Not Found"
+    default_description = (
+        "The requested URL was not found on the server. If you entered the URL manually please"
+        " check your spelling and try again."
+    )
 
 
 class Unauthorized(HTTPException):
@@ -117,7 +128,17 @@ class ForeignKeyViolation(IntegrityError):
     """psycopg2.errors.ForeignKeyViolation: a referenced row cannot be deleted."""
 
 
+class DataError(Exception):
+    """psycopg2.DataError: a value PostgreSQL cannot store in its column."""
+
+
+class InvalidTextRepresentation(DataError):
+    """psycopg2.errors.InvalidTextRepresentation: e.g. a name given for an integer column."""
+
+
 OperationalError.__module__ = "psycopg2"
+DataError.__module__ = "psycopg2"
+InvalidTextRepresentation.__module__ = "psycopg2.errors"
 IntegrityError.__module__ = "psycopg2"
 UniqueViolation.__module__ = "psycopg2.errors"
 ForeignKeyViolation.__module__ = "psycopg2.errors"

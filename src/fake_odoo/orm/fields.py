@@ -258,16 +258,31 @@ class _Relational(Field):
 
 
 class Many2one(_Relational):
-    """``ondelete``: ``set null`` (default), ``restrict`` (ForeignKeyViolation on unlink
-    of the target) or ``cascade`` (unlinking the target unlinks this record)."""
+    """``ondelete``: ``set null``, ``restrict`` (ForeignKeyViolation on unlink of the target)
+    or ``cascade`` (unlinking the target unlinks this record); see :meth:`ondelete_policy`."""
 
     type = "many2one"
 
     def __init__(
-        self, comodel_name: str, string: str | None = None, *, ondelete: str = "set null", **kw: Any
+        self,
+        comodel_name: str,
+        string: str | None = None,
+        *,
+        ondelete: str | None = None,
+        **kw: Any,
     ) -> None:
         super().__init__(comodel_name, string, **kw)
         self.ondelete = ondelete
+
+    def ondelete_policy(self, transient: bool) -> str:
+        """The declared ``ondelete``, else Odoo's default: a required field restricts the
+        deletion of its target, or cascades from a wizard (a transient model must never
+        block a deletion); any other is set to null."""
+        if self.ondelete:
+            return self.ondelete
+        if self.required:
+            return "cascade" if transient else "restrict"
+        return "set null"
 
 
 class One2many(_Relational):

@@ -173,6 +173,17 @@ def as_validation_error(db: Database, exc: IntegrityError) -> ValidationError:
         table_match = re.search(r'on table "([^"]+)"\n', text)
         table = table_match.group(1) if table_match else ""
         model = next((c for c in db.registry.values() if c._name.replace(".", "_") == table), None)
+        if db.major >= 19:
+            # Odoo 19 names the referencing model and field (err_*_unlink_partner_referenced)
+            fname = constraint.removeprefix(f"{table}_").removesuffix("_fkey")
+            field = model.fields_for(db.major).get(fname) if model else None
+            return ValidationError(
+                "The operation cannot be completed: Another model is using the record you are "
+                "trying to delete.\n\nThe troublemaker is: "
+                f"'{model.model_label() if model else table}' ({model._name if model else table})"
+                f"\nThanks to the following constraint: '{field.label if field else fname}' "
+                f"({fname})\nHow about archiving the record instead?"
+            )
         label = f"{model.model_label()} ({model._name})" if model else table
         return ValidationError(
             "The operation cannot be completed: another model requires the record being "

@@ -46,8 +46,8 @@ def format_traceback(exc: BaseException) -> str:
 
 def _arguments(exc: BaseException) -> list[Any]:
     if isinstance(exc, HTTPException):
-        # werkzeug exceptions are serialised as (description, code) by Odoo
-        return [exc.description, exc.code]
+        # werkzeug exceptions are serialised as (description, code) by Odoo; raised bare, ()
+        return [] if exc.bare else [exc.description, exc.code]
     if isinstance(exc, UserError | AccessDenied):
         return [message_of(exc)]
     return [arg if isinstance(arg, str | int | float | bool) else str(arg) for arg in exc.args]

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
-from fake_odoo.orm.exceptions import AccessDenied, AccessError, BadRequest
+from fake_odoo.orm.exceptions import AccessDenied, AccessError, BadRequest, NotFound
 from fake_odoo.wire.errors import is_not_found, serialize_exception
 from fake_odoo.wire.services import dispatch_rpc, warn_deprecated
 from fake_odoo.wire.session import SESSION_COOKIE, SESSION_MAX_AGE, Session, session_info
@@ -149,6 +149,10 @@ def _routes(
         model: str, method: str, args: list[Any], kwargs: dict[str, Any], path: Any = None
     ) -> Any:
         fake.record("web", _path, "object", method, model=model)
+        # The route's readonly check looks the model up before authentication: an unknown model
+        # is werkzeug's bare 404, with or without a session (err_callkw_unknown_model).
+        if model not in fake.db.registry:
+            raise NotFound()
         session = user_session()
         return fake.call_kw(session.uid, model, method, list(args), dict(kwargs))
 
