@@ -41,6 +41,13 @@ _EXTRAS: tuple[tuple[ErrorPattern, str], ...] = (
         "The method's arguments do not match its signature: {problem} '{argument}'",
         "Pass the arguments under the names this Odoo version declares (they differ between versions); odoo_core_execute takes them in kwargs.",
         {"problem": 1, "argument": 2}, "werkzeug.exceptions.UnprocessableEntity", requires_class=True), "VAL-006"),
+    # A name given for a many2one reaches PostgreSQL over JSON-2: 500 psycopg2.errors.
+    # InvalidTextRepresentation 'invalid input syntax for type integer: "Belgium"'
+    # (err_json2_create_m2o_string); XML-RPC's int() says the same thing as VAL-007.
+    (ErrorPattern("O19-VAL-007b", r"invalid input syntax for type (?:integer|bigint|smallint): \"([^\"]*)\"", V, ErrorCode.INVALID_INTEGER,
+        "'{value}' cannot be converted to an integer",
+        "Pass an integer. For a many2one field pass the record ID, found with odoo_core_search_read, not its name.",
+        {"value": 1}), "VAL-006"),
     # "BaseModel._read_format() got an unexpected keyword argument 'bogus_kwarg'"
     (ErrorPattern("O19-VAL-006a", r"(\w+)\(\) got an unexpected keyword argument '(\w+)'", V, ErrorCode.INVALID_ARGUMENT,
         "{function}() does not accept the argument '{argument}'",
@@ -69,6 +76,21 @@ _EXTRAS: tuple[tuple[ErrorPattern, str], ...] = (
         "The {model} record cannot be deleted: {referencing_model} records still refer to it (constraint {constraint})",
         "Archive it instead with odoo_core_write (values {{'active': false}}) if '{model}' has an 'active' field, or first change or delete the {referencing_model} records that refer to it (find them with odoo_core_search_read).",
         {"referencing_model": 1, "constraint": 2}), "CON-001"),
+    # Odoo 19's own check of ondelete='restrict' (a required many2one defaults to it):
+    # "The operation cannot be completed: Another model is using the record you are trying to
+    # delete.\n\nThe troublemaker is: 'Sales Order' (sale.order)\nThanks to the following
+    # constraint: 'Customer' (partner_id)\n..." (err_*_unlink_partner_referenced, all paths)
+    (ErrorPattern("O19-CON-003b", r"Another model is using the record you are trying to delete\.(?:(?s:.*?)troublemaker is: [^\n(]*\(([\w.]+)\))?(?:(?s:.*?)constraint: [^\n(]*\((\w+)\))?", ErrorCategory.CONSTRAINT, ErrorCode.FK_VIOLATION,
+        "The {model} record cannot be deleted: {referencing_model} records still refer to it through their field '{field}'",
+        "Archive it instead with odoo_core_write (values {{'active': false}}) if '{model}' has an 'active' field, or first change or delete the {referencing_model} records that refer to it (find them with odoo_core_search_read on {referencing_model}).",
+        {"referencing_model": 1, "field": 2}), "CON-001"),
+    # The web client's path answers an unknown model with werkzeug's bare 404 (the route looks the
+    # model up before any Odoo code runs): {"code": 404, "message": "404: Not Found", "data":
+    # {"name": "werkzeug.exceptions.NotFound"}} (err_callkw_unknown_model). The model is the call's.
+    (ErrorPattern("O19-NF-004", r"The requested URL was not found on the server", N, ErrorCode.MODEL_NOT_FOUND,
+        "Model {model} does not exist in this Odoo database",
+        "Check the model name with odoo_core_list_models; the module that defines it may not be installed.",
+        {}, "werkzeug.exceptions.NotFound", requires_class=True), "NF-002"),
     # "The method 'res.partner.no_such_method' does not exist" (AttributeError, JSON-2 404)
     (ErrorPattern("O19-NF-003", r"The method '([\w.]+)\.(\w+)' does not exist", N, ErrorCode.METHOD_NOT_FOUND,
         "Method {method} does not exist on model {model}",
@@ -86,6 +108,14 @@ _EXTRAS: tuple[tuple[ErrorPattern, str], ...] = (
         "The {model} record is not in the state this operation needs: {odoo_message}",
         "Read the record's 'state' with odoo_core_read; see the valid transitions in the resource odoo://model/{model}/states.",
         {"state": (1, 3), "action": (2, 4)}, "UserError"), "BIZ-001"),
+    # Messages only a ValidationError carries: Odoo's wrapping of an SQL constraint ("The
+    # operation cannot be completed: Contacts require a name") and the recursion check. XML-RPC
+    # says fault 2 (any UserError) where JSON-RPC and JSON-2 name ValidationError: one code on
+    # every protocol. The NOT NULL and foreign-key forms above match first.
+    (ErrorPattern("O19-VAL-010", r"\AThe operation cannot be completed: |\AYou cannot create recursive ", V, ErrorCode.VALIDATION_ERROR,
+        "Odoo refused the values: {odoo_message}",
+        "Correct the values Odoo names in the message and retry; check the fields of '{model}' with odoo_core_fields_get.",
+        {}), "CONN-001"),
     # psycopg2.OperationalError: ... FATAL:  database "nosuchdb" does not exist
     (ErrorPattern("O19-CFG-001", r"database \"([^\"]+)\" does not exist", ErrorCategory.CONFIGURATION, ErrorCode.DATABASE_NOT_FOUND,
         "The Odoo database '{database}' does not exist",

@@ -25,7 +25,8 @@ def rpc_error(step: dict[str, Any]) -> OdooRpcError | None:
             step["fault"]["faultCode"], step["fault"]["faultString"]
         )
     response = step.get("response")
-    if step["transport"] == "jsonrpc" and isinstance(response, dict) and "error" in response:
+    jsonrpc = step["transport"] in ("jsonrpc", "jsonrpc-session")  # /jsonrpc or the web client's
+    if jsonrpc and isinstance(response, dict) and "error" in response:
         return OdooRpcError.from_jsonrpc_error(response["error"])
     if step["transport"] == "json2" and step["http_status"] >= 400 and isinstance(response, dict):
         return OdooRpcError.from_json2_error(response, step["http_status"])

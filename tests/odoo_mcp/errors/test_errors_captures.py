@@ -7,13 +7,22 @@ from odoo19_errors import error_captures, field_lookup, flow_errors, load, rpc_e
 
 from odoo_mcp.errors import ErrorCategory, classify, retry_for, to_json
 
-V, A, N, C, S, K, U, CF = (
+V, A, N, C, S, K, U, CF, K2 = (
     "validation", "access", "not_found", "connection", "state", "configuration", "unknown",
-    "configuration",
+    "configuration", "constraint",
 )  # fmt: skip
 
 #: REQ-10-05 / REQ-10-07 / REQ-10-08 / L2/10a: capture -> (category, code)
 EXPECTED: dict[str, tuple[str, str]] = {
+    "err_callkw_demo_create_payment.json": (A, "OPERATION_NOT_ALLOWED"),
+    "err_callkw_demo_read_config_parameter.json": (A, "OPERATION_NOT_ALLOWED"),
+    "err_callkw_invalid_domain_field.json": (V, "INVALID_FIELD"),
+    "err_callkw_no_session.json": (A, "SESSION_EXPIRED"),
+    "err_callkw_private_method.json": (A, "PRIVATE_METHOD"),
+    "err_callkw_unknown_method.json": (N, "METHOD_NOT_FOUND"),
+    "err_callkw_unknown_model.json": (N, "MODEL_NOT_FOUND"),
+    "err_callkw_unlink_partner_referenced.json": (K2, "FK_VIOLATION"),
+    "err_json2_action_confirm_twice.json": (S, "STATE_REQUIRED"),
     "err_json2_bad_api_key.json": (A, "SESSION_EXPIRED"),
     "err_json2_bad_kwarg.json": (V, "INVALID_ARGUMENT"),
     "err_json2_default_get_fields_list.json": (V, "INVALID_ARGUMENT"),
@@ -21,6 +30,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "err_json2_create_sale_order_no_partner.json": (V, "MISSING_REQUIRED_FIELD"),
     "err_json2_demo_read_config_parameter.json": (A, "OPERATION_NOT_ALLOWED"),
     "err_json2_demo_unlink_user.json": (A, "OPERATION_NOT_ALLOWED"),
+    "err_json2_create_m2o_string.json": (V, "INVALID_INTEGER"),
+    "err_json2_demo_create_payment.json": (A, "OPERATION_NOT_ALLOWED"),
     "err_json2_ids_on_model_method.json": (V, "VALIDATION_ERROR"),
     "err_json2_invalid_domain_field.json": (V, "INVALID_FIELD"),
     "err_json2_invalid_fields_list.json": (V, "INVALID_FIELD"),
@@ -29,6 +40,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "err_json2_private_method.json": (A, "PRIVATE_METHOD"),
     "err_json2_unknown_method.json": (N, "METHOD_NOT_FOUND"),
     "err_json2_unknown_model.json": (N, "MODEL_NOT_FOUND"),
+    "err_json2_unlink_confirmed_order.json": (S, "CANNOT_DELETE_PROCESSED"),
+    "err_json2_unlink_partner_referenced.json": (K2, "FK_VIOLATION"),
     "err_json2_validation_error_parent_loop.json": (V, "VALIDATION_ERROR"),
     "err_json2_write_missing_id.json": (N, "RECORD_NOT_FOUND"),
     "err_json2_write_unknown_field.json": (V, "INVALID_FIELD"),
@@ -41,6 +54,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "err_jsonrpc_unknown_db.json": (CF, "DATABASE_NOT_FOUND"),
     "err_jsonrpc_unknown_method.json": (N, "METHOD_NOT_FOUND"),
     "err_jsonrpc_unknown_model.json": (N, "MODEL_NOT_FOUND"),
+    "err_jsonrpc_unlink_partner_referenced.json": (K2, "FK_VIOLATION"),
     "err_jsonrpc_write_missing_id.json": (N, "RECORD_NOT_FOUND"),
     "err_xmlrpc1_bad_password.json": (A, "ACCESS_DENIED"),
     "err_xmlrpc1_create_sale_order_no_partner.json": (V, "MISSING_REQUIRED_FIELD"),
@@ -50,8 +64,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "err_xmlrpc1_unknown_model.json": (N, "MODEL_NOT_FOUND"),
     "err_xmlrpc1_write_missing_id.json": (N, "RECORD_NOT_FOUND"),
     "err_xmlrpc_bad_kwarg.json": (V, "INVALID_ARGUMENT"),
-    # fault 2 does not say which UserError subclass: the family's root code (REQ-10-05)
-    "err_xmlrpc_create_partner_no_name.json": (V, "USER_ERROR"),
+    # fault 2 does not say which UserError subclass, but only a ValidationError says "The
+    # operation cannot be completed:" (O19-VAL-010): the same code as over JSON-RPC
+    "err_xmlrpc_create_partner_no_name.json": (V, "VALIDATION_ERROR"),
     "err_xmlrpc_create_sale_order_no_partner.json": (V, "MISSING_REQUIRED_FIELD"),
     "err_xmlrpc_demo_read_config_parameter.json": (A, "OPERATION_NOT_ALLOWED"),
     "err_xmlrpc_demo_unlink_user.json": (A, "OPERATION_NOT_ALLOWED"),
@@ -68,7 +83,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "err_xmlrpc_unknown_model.json": (N, "MODEL_NOT_FOUND"),
     "err_xmlrpc_unknown_model_fields_get.json": (N, "MODEL_NOT_FOUND"),
     "err_xmlrpc_unlink_missing_id.json": (N, "RECORD_NOT_FOUND"),
-    "err_xmlrpc_validation_error_email_loop.json": (V, "USER_ERROR"),
+    "err_xmlrpc_unlink_partner_referenced.json": (K2, "FK_VIOLATION"),
+    "err_xmlrpc_validation_error_email_loop.json": (V, "VALIDATION_ERROR"),
     "err_xmlrpc_write_int_field_with_string.json": (V, "INVALID_INTEGER"),
     "err_xmlrpc_write_missing_id.json": (N, "RECORD_NOT_FOUND"),
     "err_xmlrpc_write_unknown_field.json": (V, "INVALID_FIELD"),
@@ -189,3 +205,18 @@ def test_every_flow_error_renders_without_traceback_or_path() -> None:
     for _, _, error in flow_errors():
         text = to_json(classify(error))
         assert "Traceback" not in text and 'File "' not in text and "/opt/odoo" not in text
+
+
+def test_the_same_odoo_error_gets_one_code_on_every_protocol() -> None:
+    """REQ-10-05 / REQ-10-07: where the wire carries the same message (XML-RPC's fault 2 hides
+    the class JSON-RPC and JSON-2 name), the code must not depend on the protocol."""
+    codes: dict[str, dict[str, str]] = {}
+    steps = [(name, rpc_error(load(name))) for name in error_captures()]
+    steps += [(f"{name}#{index}", error) for name, index, error in flow_errors()]
+    for label, error in steps:
+        assert error is not None
+        codes.setdefault(error.message.strip(), {})[label] = classify(error).code
+    shared = {message: by for message, by in codes.items() if len(by) > 1}
+    assert len(shared) >= 8  # the captures hold the same error over several paths
+    split = {message: by for message, by in shared.items() if len(set(by.values())) > 1}
+    assert not split
