@@ -143,3 +143,29 @@ async def test_demo_user_is_refused_what_admin_may_do(
         assert refused.is_error and _data(refused)["category"] == "access"
         models = _data(await client.call_tool("odoo_core_list_models", {"filter": "account.pay"}))
         assert "account.payment" not in [m["model"] for m in models["models"]]
+
+
+async def test_one_refusal_gets_one_code_on_every_version_and_protocol(
+    session: tuple[Client, FakeOdoo],
+) -> None:
+    """REQ-10-05 / REQ-10-07 (issue 13): the same Odoo refusal, whichever path carried it."""
+    client, fake = session
+    partner = fake.create("res.partner", {"name": "E2E Referenced"})
+    fake.create("sale.order", {"partner_id": partner})
+    referenced = await client.call_tool(
+        "odoo_core_unlink", {"model": "res.partner", "ids": [partner]}
+    )
+    assert referenced.is_error
+    assert (_data(referenced)["category"], _data(referenced)["code"]) == (
+        "constraint",
+        "FK_VIOLATION",
+    )
+    assert fake.call("res.partner", "search", [["id", "=", partner]]) == [partner]
+    nameless = await client.call_tool(
+        "odoo_core_create", {"model": "res.partner", "values": {"email": "e2e@example.com"}}
+    )
+    assert nameless.is_error and _data(nameless)["code"] == "VALIDATION_ERROR"
+    unknown = await client.call_tool(
+        "odoo_core_execute", {"model": "res.partner", "method": "e2e_no_such", "args": [[1]]}
+    )
+    assert unknown.is_error and _data(unknown)["code"] == "METHOD_NOT_FOUND"
