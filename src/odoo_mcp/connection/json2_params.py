@@ -4,6 +4,11 @@ JSON-2 (Odoo 19, decision 6) takes named parameters only: ``ids`` for the record
 method parameter by name. The generic ``execute_kw(model, method, args, kwargs)`` speaks the
 positional convention of XML-RPC, where a record method's first positional argument is its ids.
 
+The names come from Odoo 19's declared signatures (``signatures_odoo19``: the model's own
+methods, then ``BaseModel``'s), the table the fake Odoo binds its JSON-2 bodies to. The table
+below holds what that capture lacks (methods private in 19, or added by a module it did not
+inspect) and documents the common ones:
+
 ==========================  =======  =====================================================
 method                      ids?     positional args, in order
 ==========================  =======  =====================================================
@@ -39,8 +44,9 @@ from typing import Final
 
 from odoo_mcp.connection.base import OdooValue
 from odoo_mcp.connection.errors import OdooConfigurationError
+from odoo_mcp.connection.signatures_odoo19 import BASE, MODELS
 
-__all__ = ["JSON2_PARAMS", "to_named_params"]
+__all__ = ["JSON2_PARAMS", "declared_params", "to_named_params"]
 
 # (takes ids, positional parameter names after the ids)
 JSON2_PARAMS: Final[Mapping[str, tuple[bool, tuple[str, ...]]]] = {
@@ -86,13 +92,22 @@ def _as_ids(value: OdooValue) -> list[int]:
     return [value] if isinstance(value, int) else list(value)
 
 
+def declared_params(model: str, method: str) -> tuple[bool, tuple[str, ...]] | None:
+    """(takes ids, positional parameter names) of ``model.method`` as Odoo 19 declares it."""
+    own = MODELS.get(model, {})
+    entry = own[method] if method in own else BASE.get(method)
+    if entry is None:
+        return JSON2_PARAMS.get(method)
+    return not entry.startswith("@"), tuple(entry.removeprefix("@").split())
+
+
 def to_named_params(
     model: str, method: str, args: Sequence[OdooValue], kwargs: Mapping[str, OdooValue]
 ) -> dict[str, OdooValue]:
     """REQ-02b-09: map ``execute_kw`` positional args to JSON-2's named body (decision 6)."""
     body: dict[str, OdooValue] = {}
     positional = list(args)
-    known = JSON2_PARAMS.get(method)
+    known = declared_params(model, method)
     if known is not None:
         takes_ids, names = known
     else:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from odoo_mcp.connection import OdooConfigurationError
-from odoo_mcp.connection.json2_params import to_named_params
+from odoo_mcp.connection.json2_params import declared_params, to_named_params
 
 
 @pytest.mark.parametrize(
@@ -84,3 +84,46 @@ def test_record_method_needs_ids_first() -> None:
 def test_same_parameter_twice_is_refused() -> None:
     with pytest.raises(OdooConfigurationError, match="given twice"):
         to_named_params("res.partner", "search_read", [[]], {"domain": []})
+
+
+@pytest.mark.parametrize(
+    ("model", "method", "args", "body"),
+    [
+        # a model's own method with a parameter Odoo 19 declares
+        ("crm.lead", "action_schedule_meeting", [[3], False], {"ids": [3], "smart_calendar": False}),
+        ("account.move", "action_invoice_download_pdf", [[7], "zip"], {"ids": [7], "target": "zip"}),
+        # an @api.model action_ method takes no ids, whatever its prefix says
+        ("res.users", "action_setup_outgoing_mail_server", ["gmail"], {"server_type": "gmail"}),
+        # BaseModel's methods absent from the table above, bound by Odoo 19's names
+        ("res.partner", "onchange", [[1], {}, ["name"], {}],
+         {"ids": [1], "values": {}, "field_names": ["name"], "fields_spec": {}}),
+        ("sale.order", "web_search_read", [[], {"name": {}}],
+         {"domain": [], "specification": {"name": {}}}),
+    ],
+)  # fmt: skip
+def test_positional_arguments_take_the_names_odoo_19_declares(
+    model: str, method: str, args: list[Any], body: dict[str, Any]
+) -> None:
+    """Issue 13: execute's positional args over JSON-2 bound by Odoo 19's real signatures."""
+    assert to_named_params(model, method, args, {}) == body
+
+
+def test_the_server_binds_by_the_table_the_fake_odoo_binds_by() -> None:
+    """The server's copy of Odoo 19's signatures and the fake's are the same facts."""
+    from fake_odoo.wire.signatures_odoo19 import BASE, MODELS
+
+    def names(
+        signature: tuple[bool, tuple[tuple[str, str, bool], ...]],
+    ) -> tuple[bool, tuple[str, ...]]:
+        api_model, params = signature
+        return not api_model, tuple(n for n, kind, _ in params if kind in ("positional", "either"))
+
+    checked = 0
+    for method, signature in BASE.items():
+        assert declared_params("x.model", method) == names(signature), method
+        checked += 1
+    for model, methods in MODELS.items():
+        for method, signature in methods.items():
+            assert declared_params(model, method) == names(signature), f"{model}.{method}"
+            checked += 1
+    assert checked > 200
