@@ -90,8 +90,10 @@ def test_same_parameter_twice_is_refused() -> None:
     ("model", "method", "args", "body"),
     [
         # a model's own method with a parameter Odoo 19 declares
-        ("crm.lead", "action_schedule_meeting", [[3], False], {"ids": [3], "smart_calendar": False}),
-        ("account.move", "action_invoice_download_pdf", [[7], "zip"], {"ids": [7], "target": "zip"}),
+        ("crm.lead", "action_schedule_meeting", [[3], False],
+         {"ids": [3], "smart_calendar": False}),
+        ("account.move", "action_invoice_download_pdf", [[7], "zip"],
+         {"ids": [7], "target": "zip"}),
         # an @api.model action_ method takes no ids, whatever its prefix says
         ("res.users", "action_setup_outgoing_mail_server", ["gmail"], {"server_type": "gmail"}),
         # BaseModel's methods absent from the table above, bound by Odoo 19's names
