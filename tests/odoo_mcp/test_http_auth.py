@@ -206,3 +206,26 @@ async def test_the_2026_protocol_era_acts_as_the_caller_too(base: str) -> None:
         assert client.protocol_version == "2026-07-28"
         counted = await client.call_tool("odoo_core_count", {"model": "sale.order"})
     assert _payload(counted)["count"] == 17
+
+
+def test_refused_tokens_from_one_address_stop_reaching_odoo(fake: FakeOdoo) -> None:
+    """Issue 13 / decision 29: past ten refused tokens a minute, 429 with Retry-After, and
+    Odoo is not asked; a token already known keeps working (a server of its own: the limit
+    is per address, and every test here calls from 127.0.0.1)."""
+    assert fake.url is not None
+    for own in serve_http(fake.url, "--http-auth", "on"):
+        assert httpx2.post(f"{own}/mcp", json=INIT, headers={
+            **ACCEPT, "Authorization": f"Bearer {ADMIN_API_KEY}"}).status_code == 200  # fmt: skip
+        fake.reset_calls()
+        statuses = []
+        for attempt in range(30):
+            headers = {**ACCEPT, "Authorization": f"Bearer wrong-key-{attempt}"}
+            answer = httpx2.post(f"{own}/mcp", json=INIT, headers=headers)
+            statuses.append(answer.status_code)
+        assert statuses == [401] * 10 + [429] * 20
+        assert 1 <= int(answer.headers["retry-after"]) <= 60
+        assert answer.json()["error"] == "too_many_failed_authentications"
+        authentications = len(fake.calls)
+        assert authentications <= 10 * 2  # probe and authentication, ten times at most
+        known = {**ACCEPT, "Authorization": f"Bearer {ADMIN_API_KEY}"}
+        assert httpx2.post(f"{own}/mcp", json=INIT, headers=known).status_code == 200

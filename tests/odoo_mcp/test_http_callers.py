@@ -14,7 +14,7 @@ from mcp_servers import fake_config
 from odoo_mcp.callers import Caller
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.connection.settings import ConnectionSettings
-from odoo_mcp.http.auth import CallerConnections, CallerRefused
+from odoo_mcp.http.auth import CallerConnections, CallerRefused, FailedAuthentications
 
 pytestmark = pytest.mark.anyio
 
@@ -78,3 +78,42 @@ async def test_a_refused_token_is_refused_again_without_asking_odoo() -> None:
     with pytest.raises(CallerRefused):
         await callers.resolve("revoked-key")
     assert len(made) == 2
+
+
+async def test_failed_authentications_are_limited_per_client_address() -> None:
+    """Issue 13: a thousand wrong tokens from one address cost Odoo ten authentications."""
+    now = [0.0]
+    fake = FakeOdoo("19.0")
+    callers, made = _callers(fake, clock=lambda: now[0])
+    known = await callers.resolve(ADMIN_API_KEY, "10.0.0.1")
+    fake.reset_calls()
+    statuses = []
+    for attempt in range(1000):
+        with pytest.raises(CallerRefused) as refused:
+            await callers.resolve(f"guess-{attempt}", "10.0.0.1")
+        statuses.append(refused.value.status)
+    assert statuses.count(401) == 10 and statuses.count(429) == 990
+    assert len(made) == 1 + 10  # the admin's connection, then ten refused attempts
+    assert len(fake.calls) <= 10 * 2  # each attempt: at most a probe and an authentication
+    assert refused.value.retry_after == 60 and "guess" not in refused.value.description
+    # the address's known token still works; another address is not limited
+    assert (await callers.resolve(ADMIN_API_KEY, "10.0.0.1")) is known
+    assert (await callers.resolve(f"demo:{DEMO_API_KEY}", "10.0.0.2")).uid == DEMO_UID
+    with pytest.raises(CallerRefused) as refused:
+        await callers.resolve("guess-again", "10.0.0.1")
+    assert refused.value.status == 429
+    now[0] += 61  # the window slides: Odoo is asked again
+    with pytest.raises(CallerRefused) as refused:
+        await callers.resolve("guess-later", "10.0.0.1")
+    assert refused.value.status == 401
+    await callers.close()
+
+
+async def test_the_memory_of_failing_addresses_is_bounded() -> None:
+    failures = FailedAuthentications(max_failures=2, max_addresses=100)
+    for number in range(5000):
+        failures.begin(f"10.1.{number // 256}.{number % 256}")
+    assert len(failures._failures) == 100
+    failures.begin("10.9.9.9")
+    failures.succeeded("10.9.9.9")  # an accepted token leaves nothing behind
+    assert "10.9.9.9" not in failures._failures

@@ -18,7 +18,12 @@ Decisions (spec/decisions.md, decision 29):
   that authenticates before its first Odoo call: the client sees the SPEC-10 connection
   error it would see on stdio, and a bad token still reaches no data;
 * a session belongs to the Odoo user whose request created it; a request on that session
-  with another user's token is refused with 403 and reaches nothing.
+  with another user's token is refused with 403 and reaches nothing;
+* each new token costs Odoo an authentication, so failed authentications are limited per
+  client address (the ASGI peer; a proxy in front makes every client one address, see the
+  deployment docs): past ``MAX_FAILED_AUTH`` in ``FAILED_AUTH_WINDOW`` seconds, a token the
+  server does not already know is answered 429 with ``Retry-After`` by the server alone.
+  Tokens already authenticated keep working from that address.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
@@ -39,7 +45,7 @@ from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.connection.errors import OdooConnectionError
 from odoo_mcp.connection.settings import ConnectionSettings
 
-__all__ = ["BearerAuth", "CallerConnections", "CallerRefused"]
+__all__ = ["BearerAuth", "CallerConnections", "CallerRefused", "FailedAuthentications"]
 
 logger = logging.getLogger("odoo_mcp.http.auth")
 
@@ -57,16 +63,77 @@ MAX_BOUND_SESSIONS: Final = 10_000
 #: revoked key, or someone guessing keys, costs Odoo one call per token and period).
 REFUSAL_MEMORY: Final = 60.0
 MAX_REFUSED: Final = 10_000
+#: Failed authentications a client address may cost Odoo per window, then 429 until it slides.
+MAX_FAILED_AUTH: Final = 10
+FAILED_AUTH_WINDOW: Final = 60.0
+#: Client addresses whose failures are remembered; the least recently failing one goes first.
+MAX_FAILING_ADDRESSES: Final = 10_000
 
 
 class CallerRefused(Exception):
     """The token is missing, malformed or refused by Odoo (401), or Odoo is unreachable (503)."""
 
-    def __init__(self, status: int, error: str, description: str) -> None:
+    def __init__(
+        self, status: int, error: str, description: str, *, retry_after: int | None = None
+    ) -> None:
         super().__init__(description)
         self.status = status
         self.error = error
         self.description = description
+        self.retry_after = retry_after
+
+
+class FailedAuthentications:
+    """Decision 29: failed authentications per client address, in a sliding window.
+
+    Memory is bounded: at most ``max_failures`` times per address and ``max_addresses``
+    addresses (the least recently failing is forgotten first).
+    """
+
+    def __init__(
+        self,
+        *,
+        max_failures: int = MAX_FAILED_AUTH,
+        window: float = FAILED_AUTH_WINDOW,
+        max_addresses: int = MAX_FAILING_ADDRESSES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._max = max_failures
+        self._window = window
+        self._max_addresses = max_addresses
+        self._clock = clock
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def begin(self, address: str | None) -> None:
+        """An authentication from ``address`` is about to cost Odoo a call: ``CallerRefused``
+        429 if the address is over its limit, else it counts as failed until it succeeds
+        (so concurrent attempts cannot overrun the limit)."""
+        if address is None or self._max <= 0:
+            return
+        now = self._clock()
+        times = self._failures.setdefault(address, deque(maxlen=self._max))
+        while times and times[0] <= now - self._window:
+            times.popleft()
+        if len(times) >= self._max:
+            wait = max(1, math.ceil(times[0] + self._window - now))
+            raise CallerRefused(
+                429,
+                "too_many_failed_authentications",
+                f"Too many refused tokens from this address: retry in {wait} s",
+                retry_after=wait,
+            )
+        times.append(now)
+        self._failures.move_to_end(address)
+        while len(self._failures) > self._max_addresses:
+            self._failures.popitem(last=False)
+
+    def succeeded(self, address: str | None) -> None:
+        """The authentication begun from ``address`` was accepted (or Odoo was unreachable)."""
+        times = self._failures.get(address) if address is not None else None
+        if times:
+            times.pop()
+            if not times:
+                del self._failures[address]  # type: ignore[arg-type]
 
 
 def _split_token(token: str) -> tuple[str | None, str]:
@@ -86,9 +153,11 @@ class CallerConnections:
         max_callers: int = MAX_CALLERS,
         connect: Callable[[ConnectionSettings], ConnectionManager] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        failures: FailedAuthentications | None = None,
     ) -> None:
         self._settings = settings
         self._clock = clock
+        self._failed = failures or FailedAuthentications(clock=clock)
         #: digest -> (when it may be asked again, the refusal)
         self._refused: OrderedDict[str, tuple[float, CallerRefused]] = OrderedDict()
         self._backoff = backoff
@@ -100,8 +169,11 @@ class CallerConnections:
     def _new_manager(self, settings: ConnectionSettings) -> ConnectionManager:
         return ConnectionManager(settings, backoff=self._backoff)
 
-    async def resolve(self, token: str) -> Caller:
-        """The caller's connection, authenticated; ``CallerRefused`` when it cannot be."""
+    async def resolve(self, token: str, address: str | None = None) -> Caller:
+        """The caller's connection, authenticated; ``CallerRefused`` when it cannot be.
+
+        ``address`` is the client's: a token the server does not know yet is not sent to Odoo
+        from an address over its failed-authentication limit (429)."""
         token = token.strip()
         if not token:
             raise CallerRefused(401, "invalid_request", "Authorization: Bearer <token> is empty")
@@ -119,7 +191,7 @@ class CallerConnections:
             async with lock:
                 found = self._callers.get(digest)
                 if found is None:
-                    manager = await self._authenticate(token, digest)
+                    manager = await self._authenticate(token, digest, address)
                     found = Caller(manager, manager.uid)
                     self._callers[digest] = found
                     await self._evict()
@@ -151,11 +223,15 @@ class CallerConnections:
         while len(self._refused) > MAX_REFUSED:
             self._refused.popitem(last=False)
 
-    async def _authenticate(self, token: str, digest: str) -> ConnectionManager:
+    async def _authenticate(
+        self, token: str, digest: str, address: str | None
+    ) -> ConnectionManager:
+        self._failed.begin(address)
         login, manager = self._manager_for(token)
         try:
             await manager.connect()
         except OdooConnectionError as exc:
+            self._failed.succeeded(address)  # not the token's fault
             await manager.close()
             raise CallerRefused(
                 503, "temporarily_unavailable", f"Odoo cannot be reached to check the token: {exc}"
@@ -169,6 +245,7 @@ class CallerConnections:
             )
             self._remember_refusal(digest, refusal)
             raise refusal from None
+        self._failed.succeeded(address)
         logger.warning("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
         return manager
 
@@ -196,10 +273,14 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _refuse(send: Send, status: int, error: str, description: str) -> None:
-    """401/403/503 with the OAuth-style body the MCP SDK's own Bearer check answers."""
+async def _refuse(
+    send: Send, status: int, error: str, description: str, retry_after: int | None = None
+) -> None:
+    """401/403/429/503 with the OAuth-style body the MCP SDK's own Bearer check answers."""
     body = json.dumps({"error": error, "error_description": description}).encode("utf-8")
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
     if status == 401:
         # a quoted-string header parameter: no quotes, backslashes or line breaks inside
         said = " ".join(description.replace('"', "'").replace("\\", "/").split())
@@ -236,11 +317,15 @@ class BearerAuth:
             )  # fmt: skip
             return
         unverified = False
+        client = scope.get("client")
+        address = str(client[0]) if client else None
         try:
-            caller = await self.callers.resolve(token)
+            caller = await self.callers.resolve(token, address)
         except CallerRefused as refused:
             if refused.status != 503:
-                await _refuse(send, refused.status, refused.error, refused.description)
+                await _refuse(
+                    send, refused.status, refused.error, refused.description, refused.retry_after
+                )
                 return
             # Odoo is unreachable, so the token cannot be checked now: the request goes on with
             # a connection of its own that authenticates before any Odoo call, and the client
