@@ -135,11 +135,18 @@ async def customers_search(
     """REQ-LUJ-05/06: name, email or phone ilike the query; the page and the total count."""
     ctx.policy.check_operation(Operation.READ, "res.partner")
     query = params.query.strip()
-    domain: list[Any] = [
-        "|", "|", ["name", "ilike", query], ["email", "ilike", query], ["phone", "ilike", query],
-    ]  # fmt: skip
+    # REQ-11-14: a field the safety settings block is neither matched on nor read (matching
+    # on it would tell which customers hold the text); it comes back empty
+    searched = [
+        name
+        for name in ("name", "email", "phone")
+        if not ctx.policy.is_field_blocked("res.partner", name)
+    ]
+    if not searched:
+        return CustomersSearchResponse(customers=[], total_count=0)
+    domain: list[Any] = ["|"] * (len(searched) - 1) + [[f, "ilike", query] for f in searched]
     rows = await ctx.odoo.search_read(
-        "res.partner", domain, ["name", "email", "phone"], limit=params.limit, order="name, id"
+        "res.partner", domain, searched, limit=params.limit, order="name, id"
     )
     total = len(rows)
     if total >= params.limit:

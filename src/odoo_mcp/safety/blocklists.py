@@ -18,6 +18,7 @@ __all__ = [
     "DEFAULT_METHOD_BLOCKLIST",
     "DEFAULT_MODEL_BLOCKLIST",
     "EXTRA_DEFAULT_MODEL_BLOCKLIST",
+    "NAME_SEARCH_FIELDS",
     "WRITE_PROTECTED_MODELS",
     "FieldFilter",
     "MethodFilter",
@@ -138,6 +139,16 @@ class ModelFilter:
         return "Use odoo_core_list_models to see the models you can use."
 
 
+#: Odoo's ``_rec_names_search``: the fields a name search matches, and so a condition on
+#: ``display_name`` (Odoo 19's res.partner also matches email, ref, vat, company_registry).
+NAME_SEARCH_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
+    "res.partner": ("complete_name", "email", "ref", "vat", "company_registry"),
+    "res.users": ("name", "login"),
+    "product.product": ("name", "default_code", "barcode"),
+    "product.template": ("name", "default_code", "barcode"),
+}
+
+
 class FieldFilter:
     """REQ-11-12/13: blocked field names, for reads, writes, domains and order."""
 
@@ -148,6 +159,10 @@ class FieldFilter:
     def is_field_blocked(self, model: str, field: str) -> bool:
         """REQ-11-12: a blocked field is neither read nor written; a dotted name is a path."""
         return any(part in self.blocklist for part in field.split("."))
+
+    def name_search_blocked(self, model: str) -> list[str]:
+        """REQ-11-14: the blocked fields a name search on ``model`` would match on."""
+        return [name for name in NAME_SEARCH_FIELDS.get(model, ()) if name in self.blocklist]
 
     def is_path_blocked(
         self,

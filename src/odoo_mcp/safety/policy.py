@@ -110,6 +110,27 @@ class SafetyPolicy:
         """REQ-11-12: the callable the domain validator takes (decision 11)."""
         return self.fields.is_field_blocked(model, field)
 
+    def is_filter_blocked(self, model: str, field: str) -> bool:
+        """REQ-11-14: a field a filter may not name (the domain validator's callable): a blocked
+        field, or ``display_name`` where Odoo's name search would match a blocked field."""
+        if self.is_field_blocked(model, field):
+            return True
+        return field == "display_name" and bool(self.fields.name_search_blocked(model))
+
+    def check_name_search(self, model: str) -> None:
+        """REQ-11-14: a name search that would match on a blocked field is refused: its answer
+        would tell which records hold a value the caller may not read."""
+        blocked = self.fields.name_search_blocked(model)
+        if blocked:
+            raise SafetyError(
+                "FIELD_BLOCKED",
+                f"A name search on {model} also matches {', '.join(blocked)}, which the server's "
+                "safety settings block",
+                f"Search with odoo_core_search_read on {model} with a condition on 'name', e.g. "
+                "[['name', 'ilike', 'text']].",
+                {"model": model, "fields": blocked},
+            )
+
     def is_path_blocked(
         self, model: str, path: str, relation_of: RelationLookup | None = None
     ) -> bool:

@@ -121,7 +121,7 @@ async def checked_domain(
 ) -> tuple[list[Any], tuple[str, ...]]:
     """REQ-04a-13: structure first (no round trip), then paths and blocked fields (decision 11)."""
     validated = await validate_domain(
-        domain, model, fields=ctx.registry, is_field_blocked=ctx.policy.is_field_blocked
+        domain, model, fields=ctx.registry, is_field_blocked=ctx.policy.is_filter_blocked
     )
     return validated.to_odoo(), validated.warnings
 

@@ -22,6 +22,7 @@ from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 from odoo_mcp.connection import CallOutcome
 from odoo_mcp.domain import OPERATORS
 from odoo_mcp.safety import Operation
+from odoo_mcp.safety.blocklists import NAME_SEARCH_FIELDS
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_actions import ActionSummary, is_action, summarize_action
@@ -130,12 +131,43 @@ def _named_fields(value: object) -> Iterator[str]:
                 yield from _named_fields(item)
 
 
+def _filter_paths(value: object) -> Iterator[str]:
+    """The paths the domain leaves inside an argument filter on."""
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _filter_paths(item)
+    elif isinstance(value, list | tuple):
+        if _is_leaf(value):
+            yield value[0]
+            if isinstance(value[2], Mapping | list | tuple):
+                yield from _filter_paths(value[2])
+            return
+        for item in value:
+            yield from _filter_paths(item)
+
+
+def _check_name_searches(ctx: ToolContext, model: str, params: ExecuteInput) -> None:
+    """REQ-11-14 (issue 13): Odoo's name search, and a filter on display_name, match fields
+    beyond the name; where one of them is blocked, the search would be an oracle on it.
+    A dotted path's model is not resolved here: any name search model with a blocked field
+    refuses it."""
+    if params.method == "name_search":
+        ctx.policy.check_name_search(model)
+    for path in _filter_paths([params.args, params.kwargs]):
+        segments = path.split(".")
+        if segments[-1] != "display_name":
+            continue
+        for searched in [model] if len(segments) == 1 else list(NAME_SEARCH_FIELDS):
+            ctx.policy.check_name_search(searched)
+
+
 def _check_fields(ctx: ToolContext, model: str, operation: Operation, params: ExecuteInput) -> None:
     """REQ-11-14: a blocked field named anywhere in the arguments is refused (decision 11)."""
     # Top-level strings are plain arguments (a name_search text), not field names.
     named = [name for arg in params.args if not isinstance(arg, str) for name in _named_fields(arg)]
     named += _named_fields(params.kwargs)
     blocked = [name for name in dict.fromkeys(named) if ctx.policy.is_field_blocked(model, name)]
+    _check_name_searches(ctx, model, params)
     if not blocked:
         return
     if operation in (Operation.READ, Operation.SEARCH):
