@@ -221,3 +221,43 @@ def test_the_body_binds_to_odoo_19s_signatures(http: httpx2.Client, api_key: str
     missing = _post(http, "/json/2/res.partner/write", {"ids": [9]}, api_key)
     assert missing.status_code == 422
     assert missing.json()["message"] == "missing a required argument: 'vals'"
+
+
+#: the ORM methods the server's tools, resources, prompts and contracts call (connection/base.py)
+SERVER_METHODS = (
+    "search_read", "search", "search_count", "read", "write", "create", "unlink", "copy",
+    "fields_get", "default_get", "name_search", "read_group", "check_access_rights",
+)  # fmt: skip
+
+
+def test_every_public_method_binds_as_odoo_19_declares(http: httpx2.Client, api_key: str) -> None:
+    """Issue 13: for each of BaseModel's public methods the fake implements, an empty body
+    misses the first required argument Odoo 19 declares, and an unknown name is refused
+    unless the method takes ``**kwargs`` (then the method itself fails, 500 TypeError)."""
+    from fake_odoo.wire.signatures_odoo19 import BASE
+
+    implemented = []
+    for method, (_api_model, params) in sorted(BASE.items()):
+        required = [n for n, kind, has_default in params if kind == "either" and not has_default]
+        path = f"/json/2/res.partner/{method}"
+        empty = _post(http, path, {} if _api_model else {"ids": [9]}, api_key)
+        if empty.status_code == 404:
+            continue  # a method the fake does not implement
+        implemented.append(method)
+        if required:
+            assert empty.status_code == 422, method
+            assert empty.json()["message"] == f"missing a required argument: '{required[0]}'"
+        body: dict[str, Any] = {name: None for name in required}
+        if not _api_model:
+            body["ids"] = [9]
+        body["zz_not_a_parameter"] = 1
+        unknown = _post(http, path, body, api_key)
+        if any(kind == "**kwargs" for _, kind, _ in params):
+            assert unknown.status_code == 500, method
+            assert unknown.json()["name"] == "builtins.TypeError"
+        else:
+            assert unknown.status_code == 422, method
+            assert unknown.json()["message"] == (
+                "got an unexpected keyword argument 'zz_not_a_parameter'"
+            )
+    assert set(SERVER_METHODS) <= set(implemented) and len(implemented) >= 15
