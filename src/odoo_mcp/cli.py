@@ -25,6 +25,7 @@ from odoo_mcp.config import ConfigError, OdooMcpConfig, load_config
 from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.http import serve_http
 from odoo_mcp.server import ALL_TOOLS, build_server, selected_tools
+from odoo_mcp.stdio import run_stdio
 
 __all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "main", "serve"]
 
@@ -174,7 +175,7 @@ def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
         if config.transport == "http":
             await serve_http(server, config, connection)
         else:
-            await server.run_stdio_async()  # its lifespan closes the connection
+            await run_stdio(server)  # its lifespan closes the connection
         return 0
 
     return anyio.run(run)

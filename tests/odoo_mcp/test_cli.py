@@ -6,10 +6,12 @@ process spoken to over stdio by the SDK's client, as an MCP client application w
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
@@ -136,3 +138,62 @@ async def test_demo_over_stdio() -> None:
         assert refused.is_error
         assert refused.structured_content is not None
         assert refused.structured_content["code"] == "RATE_LIMITED"
+
+
+@pytest.mark.anyio
+async def test_stdio_answers_every_line_even_one_it_cannot_parse() -> None:
+    """REQ-10-16 (fuzzing, issue 13): a line the SDK cannot parse (a lone surrogate, nesting
+    deeper than its parser takes) is answered -32700 with a null id, not left unanswered; a
+    NaN in the arguments is -32602, not -32603; a method name of 100,000 characters is
+    refused before it reaches a URL. The session goes on."""
+    command, args = _demo_command()
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", ""),
+           "ODOO_MCP_MODE": "full"}  # fmt: skip
+    process = await asyncio.create_subprocess_exec(
+        command, *args, env=env, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+
+    async def send(line: str) -> None:
+        assert process.stdin is not None
+        process.stdin.write(line.encode() + b"\n")
+        await process.stdin.drain()
+
+    async def answer() -> dict[str, Any]:
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), timeout=20)
+        data: dict[str, Any] = json.loads(line)
+        return data
+
+    def call(request_id: int, name: str, arguments: str) -> str:
+        return (f'{{"jsonrpc": "2.0", "id": {request_id}, "method": "tools/call", '
+                f'"params": {{"name": "{name}", "arguments": {arguments}}}}}')  # fmt: skip
+
+    try:
+        await send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}}))  # fmt: skip
+        assert (await answer())["id"] == 1
+        await send('{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        await send(call(2, "odoo_core_count", '{"model": "res.partner\\udfff"}'))
+        surrogate = await answer()
+        assert surrogate["id"] is None and surrogate["error"]["code"] == -32700
+        deep = "[" * 400 + "]" * 400
+        await send(call(3, "odoo_core_count", f'{{"model": "res.partner", "context": {deep}}}'))
+        assert (await answer())["error"]["code"] in (-32700, -32602)
+        await send(
+            call(4, "odoo_core_count", '{"model": "res.partner", "domain": [["id", "=", NaN]]}')
+        )
+        nan = await answer()
+        assert nan["id"] == 4 and nan["error"]["code"] == -32602, nan
+        long_method = json.dumps({"model": "sale.order", "method": "A" * 100_000})
+        await send(call(5, "odoo_core_execute", long_method))
+        refused = await answer()
+        assert refused["result"]["isError"] is True
+        assert refused["result"]["structuredContent"]["code"] == "METHOD_NOT_FOUND"
+        await send('{"jsonrpc": "2.0", "id": 6, "method": "ping"}')
+        assert await answer() == {"jsonrpc": "2.0", "id": 6, "result": {}}
+    finally:
+        process.kill()
+        await process.wait()

@@ -309,10 +309,16 @@ def endpoint_not_found(message: str, *, protocol: str) -> OdooConnectionError:
     )
 
 
-#: Odoo's own rule for model names (``odoo.models.check_object_name``).
-_MODEL_NAME = re.compile(r"[a-z0-9_.]+")
-#: A Python identifier in ASCII: every model method Odoo can dispatch to.
-_METHOD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: Odoo's own rule for model names (``odoo.models.check_object_name``); a model's table name
+#: is a PostgreSQL identifier (63 bytes), so 128 characters leave room and bound the URL.
+_MODEL_NAME = re.compile(r"[a-z0-9_.]{1,128}")
+#: A Python identifier in ASCII: every model method Odoo can dispatch to (a 100,000-character
+#: one made the JSON-2 URL too long for the HTTP client: a -32603 the fuzz bench found).
+_METHOD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+
+
+def _shown(name: str) -> str:
+    return repr(name if len(name) <= 80 else name[:80] + "...")
 
 
 class OdooUnsendableCall(OdooError):
@@ -351,17 +357,17 @@ def check_call_names(model: str, method: str) -> None:
     if _MODEL_NAME.fullmatch(model) is None:
         raise OdooUnsendableCall(
             "MODEL_NOT_FOUND",
-            f"{model!r} is not an Odoo model name: model names are made of lowercase letters, "
-            "digits, '_' and '.'",
+            f"{_shown(model)} is not an Odoo model name: model names are made of at most 128 "
+            "lowercase letters, digits, '_' and '.'",
             "Use a technical model name such as 'res.partner'; odoo_core_list_models lists them.",
-            {"model": model},
+            {"model": model[:128]},
         )
     if _METHOD_NAME.fullmatch(method) is None:
         raise OdooUnsendableCall(
             "METHOD_NOT_FOUND",
-            f"{method!r} is not an Odoo method name: method names are Python identifiers "
-            "(letters, digits and '_')",
+            f"{_shown(method)} is not an Odoo method name: method names are Python identifiers "
+            "(at most 128 letters, digits and '_')",
             "Check the method name, e.g. 'action_confirm'; odoo_core_execute calls public "
             "model methods.",
-            {"model": model, "method": method},
+            {"model": model, "method": method[:128]},
         )

@@ -10,10 +10,18 @@ only then the one call that does the work.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 
@@ -106,10 +114,31 @@ def _spec_schema(schema: JsonDict) -> None:
                 del prop["default"]
 
 
+def _finite(value: object) -> None:
+    """NaN and infinities are not JSON: Odoo's JSON protocols cannot carry them."""
+    pending = [value]
+    while pending:  # a loop, not recursion: arguments may nest deeper than the stack
+        item = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            raise ValueError(f"{item} is not a JSON number: send a finite number")
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+
+
 class InputModel(BaseModel):
     """SPEC-04 §3: tool inputs: unknown keys are refused, as the inputSchemas say."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra=_spec_schema)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_nan(cls, data: Any) -> Any:
+        """REQ-10-16: a NaN or an infinity (which stdio's JSON parser lets through) is an
+        invalid argument, not a failure to encode the call to Odoo."""
+        _finite(data)
+        return data
 
 
 class ResultModel(BaseModel):
