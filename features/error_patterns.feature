@@ -94,10 +94,10 @@ Feature: The error pattern database
       | O19-NF-003   | odoo_core_execute | {"model": "res.partner", "method": "frobnicate", "args": [[9]]}                     | not_found  | METHOD_NOT_FOUND        | "frobnicate" and "res.partner"          |
       | O19-ST-004   | odoo_core_write   | {"model": "sale.order", "ids": ["$confirmed"], "values": {"pricelist_id": 1}}       | state      | CANNOT_MODIFY_PROCESSED | "confirmed"                             |
       | O19-ST-005   | odoo_core_execute | {"model": "sale.order", "method": "action_confirm", "args": [["$cancelled"]]}       | state      | STATE_REQUIRED          | "not in a state requiring confirmation" |
-      | O19-CON-003  | odoo_core_unlink  | {"model": "res.country", "ids": ["$country"]}                                       | constraint | FK_VIOLATION            | "res.country" and "res.partner"         |
+      | O19-CON-003b | odoo_core_unlink  | {"model": "res.country", "ids": ["$country"]}                                       | constraint | FK_VIOLATION            | "res.country" and "res.country.state"   |
 
   @REQ-10-09 @REQ-10-10 @REQ-10-11 @decision-22
-  Scenario: O19-CON-003: a record other records still refer to is to be archived instead
+  Scenario: O19-CON-003b: a record other records still refer to is to be archived instead
     Given the id of the "res.country" record matching [["code", "=", "US"]] is "country"
     When the client calls "odoo_core_unlink" with:
       """

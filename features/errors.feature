@@ -18,7 +18,7 @@ Feature: Errors a language model can act on
       """
     Then the error response has the SPEC-10 structure
     And the error category is "validation"
-    And the result "code" is "MISSING_REQUIRED_FIELD"
+    And [decision 22] the result "code" is "MISSING_REQUIRED_FIELD"
     And the result "retry" is true
     And the result "details.model" is "sale.order"
     And the result "details.field" is "partner_id"
@@ -36,9 +36,14 @@ Feature: Errors a language model can act on
 
     Examples:
       | source     | arguments                                                 | category   |
-      | Odoo       | {"model": "no.such.model"}                                | not_found  |
       | safety     | {"model": "ir.config_parameter"}                          | access     |
       | validation | {"model": "res.partner", "domain": [["name", "~~", "x"]]} | validation |
+
+    # Odoo 19's "no such model" reaches not_found only through the widened NF-002 (decision 22)
+    @decision-22
+    Examples:
+      | source     | arguments                                                 | category   |
+      | Odoo       | {"model": "no.such.model"}                                | not_found  |
 
   # -- Suggestions -------------------------------------------------------------------------
   @REQ-10-09 @REQ-10-10
@@ -86,8 +91,14 @@ Feature: Errors a language model can act on
       | {"domain": []}                            |
       | {"model": "res.partner", "limit": "many"} |
       | {"model": "res.partner", "offset": -1}    |
-      | {"model": "res.partner", "unexpected": 1} |
       | {"model": ["res.partner"]}                |
+
+    # The seed's input schemas do not say additionalProperties: false; refusing an unknown
+    # argument is ours.
+    @reference
+    Examples:
+      | arguments                                 |
+      | {"model": "res.partner", "unexpected": 1} |
 
   # -- Logging (the server's stderr) -------------------------------------------------------
   @REQ-10-18 @REQ-10-19 @needs_error_logs
@@ -98,12 +109,18 @@ Feature: Errors a language model can act on
       <arguments>
       """
     Then the error category is "<category>"
-    And the server log has a WARNING line with "<model>", "<method>", "<code>" and "<marker>"
+    And the server log has a WARNING line with "<model>", "<method>" and "<marker>"
+    And [decision 22] the server log has a WARNING line with "<model>", "<method>", "<code>" and "<marker>"
 
     Examples:
       | category   | tool              | arguments                                                                                                                   | model         | method        | code                     | marker        |
       | validation | odoo_core_create  | {"model": "sale.order", "values": {"note": "kit-log-valid"}}                                                                | sale.order    | create        | MISSING_REQUIRED_FIELD   | kit-log-valid |
       | not_found  | odoo_core_write   | {"model": "res.partner", "ids": [999999], "values": {"name": "kit-log-gone"}}                                               | res.partner   | write         | RECORD_NOT_FOUND         | kit-log-gone  |
+
+    # Odoo answers a UserError: the state category comes from the widened ST-001 (decision 22)
+    @decision-22
+    Examples:
+      | category   | tool              | arguments                                                                                                                   | model         | method        | code                     | marker        |
       | state      | odoo_core_execute | {"model": "stock.picking", "method": "action_cancel", "args": [["$done"]], "kwargs": {"context": {"kit": "kit-log-state"}}} | stock.picking | action_cancel | INVALID_STATE_TRANSITION | kit-log-state |
 
   @REQ-10-18 @REQ-10-19 @needs_error_logs
@@ -259,11 +276,12 @@ Feature: Errors a language model can act on
       | jsonrpc  | VALIDATION_ERROR |
       | json2    | VALIDATION_ERROR |
 
-    # over XML-RPC the fault carries no class name the REQ-10-05 table could read (decision 22)
+    # over XML-RPC the fault carries no class name the REQ-10-05 table could read; the
+    # recursion message is one only a ValidationError carries (O19-VAL-010, decision 22)
     @decision-22
     Examples:
       | protocol | validation error |
-      | xmlrpc   | USER_ERROR       |
+      | xmlrpc   | VALIDATION_ERROR |
 
   @REQ-10-05 @REQ-10-07
   Scenario: a unique constraint Odoo 19 reports as a ValidationError is a validation error
