@@ -209,7 +209,7 @@ Feature: Model, field and method lists
       {"model": "res.partner", "values": {"name": "Sig", "signature": "<p>x</p>"}}
       """
     Then the call fails with error code "FIELD_BLOCKED"
-    And the result "message" matches the pattern ".*signature.*"
+    And [reference] the result "message" matches the pattern ".*signature.*"
     And Odoo received no call
 
   @REQ-11-15

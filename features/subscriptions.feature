@@ -32,16 +32,16 @@ Feature: Resource subscriptions
     When the client subscribes to "odoo://system/info"
     Then the call succeeds
     When the client subscribes to "odoo://model/res.partner/fields"
-    Then the call is rejected with JSON-RPC error -32602
+    Then [decision 27] the call is rejected with JSON-RPC error -32602
 
   @REQ-06-22 @REQ-06-15
   Scenario: a blocked model cannot be subscribed to
     When the client subscribes to "odoo://record/ir.cron/1"
-    Then the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+    Then [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
 
   @REQ-06-16 @fresh_server
   Scenario: a client has at most 50 subscriptions
     When the client subscribes to the first 40 records of "res.partner"
     And the client subscribes to the first 10 records of "sale.order"
     And the client subscribes to "odoo://record/sale.order/39"
-    Then the call is rejected with JSON-RPC error -32602
+    Then [reference] the call is rejected with JSON-RPC error -32602

@@ -30,7 +30,7 @@ Feature: odoo_core_execute
       {"result_type": "value", "result": true}
       """
     And the result has no "action"
-    And Odoo received 1 "action_confirm" call
+    And [reference] Odoo received 1 "action_confirm" call
     And the "sale.order" record "order" in Odoo has:
       """
       {"state": "sale"}
@@ -82,7 +82,7 @@ Feature: odoo_core_execute
       """
       {"result_type": "value", "result": null}
       """
-    And Odoo received 1 "action_lock" call
+    And [reference] Odoo received 1 "action_lock" call
     And the "sale.order" record "order" in Odoo has:
       """
       {"locked": true}
@@ -102,7 +102,7 @@ Feature: odoo_core_execute
       """
       {"result_type": "value", "result": null}
       """
-    And Odoo received 1 "action_lock" call
+    And [reference] Odoo received 1 "action_lock" call
     And the "sale.order" record "order" in Odoo has:
       """
       {"locked": true}
@@ -122,9 +122,10 @@ Feature: odoo_core_execute
       """
       {"action": {"type": "ir.actions.act_window", "res_model": "crm.lead", "res_id": "$lead", "view_mode": "form"}}
       """
-    And the result "action.summary" mentions "crm.lead"
-    And the result "action.summary" mentions "{lead}"
-    And the result has no "result"
+    And the result "action.summary" is "<str>"
+    And [reference] the result "action.summary" mentions "crm.lead"
+    And [reference] the result "action.summary" mentions "{lead}"
+    And [reference] the result has no "result"
 
   @REQ-04-27
   Scenario: a method opening a wizard comes back as a summary of the wizard
@@ -140,8 +141,9 @@ Feature: odoo_core_execute
       {"result_type": "action",
        "action": {"type": "ir.actions.act_window", "res_model": "stock.backorder.confirmation", "view_mode": "form"}}
       """
-    And the result "action.summary" mentions "stock.backorder.confirmation"
-    And the result has no "result"
+    And the result "action.summary" is "<str>"
+    And [reference] the result "action.summary" mentions "stock.backorder.confirmation"
+    And [reference] the result has no "result"
     And the "stock.picking" record "picking" in Odoo has:
       """
       {"state": "assigned"}
@@ -154,7 +156,8 @@ Feature: odoo_core_execute
       """
       {"model": "sale.order", "method": "action_does_not_exist", "args": [[1]]}
       """
-    Then the call fails with error code "METHOD_NOT_FOUND"
+    Then the call is refused
+    And [decision 22] the call fails with error code "METHOD_NOT_FOUND"
     And the result "message" matches the pattern "(?s).*action_does_not_exist.*"
 
   # -- what is refused before Odoo is called ---------------------------------------------------
@@ -258,8 +261,8 @@ Feature: odoo_core_execute
       """
       {"model": "sale.order", "method": "search_count", "args": [[["state", "=", "draft"]]]}
       """
-    Then the call succeeds
-    And the result "result" is 12
+    Then [decision 20] the call succeeds
+    And [decision 20] the result "result" is 12
     When the client calls "odoo_core_execute" with:
       """
       {"model": "sale.order", "method": "action_confirm", "args": [[1]]}
@@ -301,7 +304,7 @@ Feature: odoo_core_execute
       """
     Then the call succeeds
     And the result "result" is 12
-    And the result "warnings[0]" matches the pattern "(?s).*limit.*"
+    And [reference] the result "warnings[0]" matches the pattern "(?s).*limit.*"
 
   @REQ-04-26
   Scenario: keyword arguments of a NO_KWARGS_METHODS button are stripped and the button runs
@@ -312,7 +315,7 @@ Feature: odoo_core_execute
       """
     Then the call succeeds
     And the result "result" is true
-    And the result "warnings[0]" matches the pattern "(?s).*kit_flag.*"
+    And [reference] the result "warnings[0]" matches the pattern "(?s).*kit_flag.*"
     And the "sale.order" record "1" in Odoo has:
       """
       {"state": "sale"}
@@ -320,7 +323,7 @@ Feature: odoo_core_execute
 
   # -- Odoo-version adaptations ----------------------------------------------------------------
 
-  @REQ-04-28
+  @REQ-04-26 @decision-25
   Scenario: name_get through execute works on Odoo 17 and later
     When the client calls "odoo_core_execute" with:
       """

@@ -58,10 +58,11 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
     Then the call succeeds
     And the result "model" is "res.partner"
     And the result "id" is "<int>"
-    And Odoo received 1 "create" call
+    And the result "message" is "<str>"
+    And [reference] Odoo received 1 "create" call
     When the client remembers the result "id" as "new"
-    Then the result "message" mentions "res.partner"
-    And the result "message" mentions "{new}"
+    Then [reference] the result "message" mentions "res.partner"
+    And [reference] the result "message" mentions "{new}"
     And the "res.partner" record "new" in Odoo has:
       """
       {"name": "Kit Created Partner", "email": "kit@example.com"}
@@ -88,7 +89,8 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"model": "sale.order", "values": {"note": "Kit order without customer"}}
       """
-    Then the call fails with error code "MISSING_REQUIRED_FIELD"
+    Then the call fails with a tool error
+    And [decision 22] the call fails with error code "MISSING_REQUIRED_FIELD"
     And the error category is "validation"
     And the result "details.field" is "partner_id"
     And the result "suggestion" matches the pattern "(?s).*partner_id.*"
@@ -101,10 +103,12 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"model": "res.partner", "values": {"name": "Kit Bad Field", "kit_no_such": 1}}
       """
-    Then the call fails with error code "INVALID_FIELD"
+    Then the call fails with a tool error
+    And [decision 22] the call fails with error code "INVALID_FIELD"
     And the error category is "validation"
     And the result "details.field" is "kit_no_such"
-    And the result "suggestion" matches the pattern "(?s).*odoo_core_fields_get.*"
+    And the result "suggestion" matches the pattern "(?s).*odoo_core_\w+.*"
+    And [decision 22] the result "suggestion" matches the pattern "(?s).*odoo_core_fields_get.*"
     And Odoo has 0 "res.partner" records matching [["name", "=", "Kit Bad Field"]]
 
   @REQ-04-11
@@ -197,7 +201,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"success": true, "model": "res.partner", "ids": [10, 11], "message": "<str>"}
       """
-    And Odoo received 1 "write" call
+    And [reference] Odoo received 1 "write" call
     And the "res.partner" record "10" in Odoo has:
       """
       {"website": "https://kit.example.com", "name": "Gemini Furniture", "email": "john.b@tech.info"}
@@ -233,7 +237,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       {"model": "res.partner", "ids": [10], "values": {"name": "Kit Blocked Rename", "<field>": "x"}}
       """
     Then the call fails with error code "FIELD_BLOCKED"
-    And the response text contains "<field>"
+    And [reference] the response text contains "<field>"
     And Odoo received no call
     And the "res.partner" record "10" in Odoo has:
       """
@@ -245,6 +249,8 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       | website   |
       | signature |
 
+  # REQ-04-14 says "unless the context explicitly allows it" without naming a key: the key
+  # mcp_allow_readonly_fields is decision 23; the refusal's code and wording are ours.
   @REQ-04-14
   Scenario: write refuses a readonly field unless the call's context allows it
     Given the server has already read from "sale.order"
@@ -252,9 +258,10 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"model": "sale.order", "ids": [1], "values": {"state": "sent"}}
       """
-    Then the call fails with error code "VALIDATION_ERROR"
-    And the response text contains "state"
-    And the response text contains "readonly"
+    Then the call is refused
+    And [reference] the call fails with error code "VALIDATION_ERROR"
+    And [reference] the response text contains "state"
+    And [reference] the response text contains "readonly"
     And Odoo received no "write" call
     And the "sale.order" record "1" in Odoo has:
       """
@@ -265,9 +272,9 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       {"model": "sale.order", "ids": [1], "values": {"state": "sent"},
        "context": {"mcp_allow_readonly_fields": true}}
       """
-    Then the call succeeds
-    And Odoo received 1 "write" call
-    And the "sale.order" record "1" in Odoo has:
+    Then [decision 23] the call succeeds
+    And [reference] Odoo received 1 "write" call
+    And [decision 23] the "sale.order" record "1" in Odoo has:
       """
       {"state": "sent"}
       """
@@ -293,7 +300,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"success": true, "model": "res.partner", "deleted_ids": ["$doomed", "$doomed2"], "message": "<str>"}
       """
-    And Odoo received 1 "unlink" call
+    And [reference] Odoo received 1 "unlink" call
     And the "res.partner" record "doomed" no longer exists in Odoo
     And the "res.partner" record "doomed2" no longer exists in Odoo
 
