@@ -139,7 +139,7 @@ class OdooMcpConfig(BaseSettings):
     model_allowlist: Names = ()
     """If set, the only models the server touches (comma-separated)."""
     model_blocklist: Names = ()
-    """Models the server refuses, replacing the built-in blocklist (comma-separated)."""
+    """Models the server refuses, added to the built-in blocklist (comma-separated)."""
     write_allowlist: Names = ()
     """Models writable in restricted mode; empty means no writes (comma-separated)."""
     field_blocklist: Names = ()

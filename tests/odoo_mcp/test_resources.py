@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 import pytest
+from mcp import Client
 
 from fake_odoo.handle import FakeOdoo
-from mcp_servers import fake_config, fake_connection
+from mcp_servers import fake_config, fake_connection, fake_server
 from odoo_mcp.errors import ToolError
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
@@ -104,3 +106,15 @@ async def test_refusals_are_errors(rc: ResourceContext, fake: FakeOdoo) -> None:
     with pytest.raises(ToolError) as caught:
         await read_resource(rc, "odoo://record/res.partner/987654")
     assert caught.value.code == "NOT_FOUND"
+
+
+async def test_system_toolsets_names_the_connection_in_the_served_server() -> None:
+    """REQ-06-04 / REQ-03-19 (issue 14): the served server routes calls per caller; its
+    toolsets resource and tool still give the Odoo URL (it was always "")."""
+    async with Client(fake_server(FakeOdoo("19.0")), mode="legacy") as client:
+        resource = await client.read_resource("odoo://system/toolsets")
+        text = resource.contents[0].text  # type: ignore[union-attr]
+        tool = await client.call_tool("odoo_core_list_toolsets", {})
+    assert json.loads(text)["connection"] == "http://fake-odoo.test"
+    assert tool.structured_content is not None
+    assert tool.structured_content["connection"] == "http://fake-odoo.test"
