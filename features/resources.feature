@@ -27,6 +27,9 @@ Feature: Resources
       """
       {"server_version": "19.0", "database": "demo", "protocol": "<str>", "user": {"uid": 2}, "mcp_server_version": "<str>"}
       """
+    # the seed's example shows the user's name ("Admin"), not a login; the demo admin's is
+    # "Mitchell Admin", its login "admin"
+    And the result "user.name" is "Mitchell Admin"
     And [reference] the resource contents say they are "application/json"
 
   @REQ-06-03

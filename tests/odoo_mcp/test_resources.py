@@ -118,3 +118,24 @@ async def test_system_toolsets_names_the_connection_in_the_served_server() -> No
     assert json.loads(text)["connection"] == "http://fake-odoo.test"
     assert tool.structured_content is not None
     assert tool.structured_content["connection"] == "http://fake-odoo.test"
+
+
+async def test_system_info_gives_the_users_name_not_the_login() -> None:
+    """REQ-06-02 (issue 14): "user": {"uid": 2, "name": "Mitchell Admin"}, read once."""
+    fake = FakeOdoo("19.0")
+    async with Client(fake_server(fake), mode="legacy") as client:
+        first = await client.read_resource("odoo://system/info")
+        fake.reset_calls()
+        again = await client.read_resource("odoo://system/info")
+    user = json.loads(first.contents[0].text)["user"]  # type: ignore[union-attr]
+    assert user == {"uid": 2, "name": "Mitchell Admin"}
+    assert json.loads(again.contents[0].text)["user"] == user  # type: ignore[union-attr]
+    assert fake.call_counts(model="res.users") == 0  # the name is read once
+
+
+async def test_system_info_falls_back_to_the_login_where_res_users_is_blocked() -> None:
+    fake = FakeOdoo("19.0")
+    async with Client(fake_server(fake, model_blocklist="res.users"), mode="legacy") as client:
+        info = await client.read_resource("odoo://system/info")
+    assert json.loads(info.contents[0].text)["user"]["name"] == "admin"  # type: ignore[union-attr]
+    assert fake.call_counts(model="res.users", method="read") == 0

@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
+from odoo_mcp.connection import OdooError
 from odoo_mcp.errors import ToolError
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.formatting import normalize_records
@@ -70,6 +71,8 @@ class ResourceContext:
     tools: ToolContext
     server_version: str
     rate_limit: dict[str, Any] = field(default_factory=dict)
+    #: uid -> the user's display name, read once (system/info is polled by subscriptions)
+    user_names: dict[int, str] = field(default_factory=dict)
 
 
 def _not_found(message: str, model: str | None) -> ToolError:
@@ -83,18 +86,36 @@ def _not_found(message: str, model: str | None) -> ToolError:
     )
 
 
+async def _user_name(rc: ResourceContext, uid: object, login: object) -> object:
+    """REQ-06-02: the user's display name ("Mitchell Admin", not the login "admin"), read
+    once per uid; the login where res.users is blocked or the read fails."""
+    if not isinstance(uid, int) or not rc.tools.policy.is_model_readable("res.users"):
+        return login
+    if uid not in rc.user_names:
+        try:
+            rows = await rc.tools.odoo.read("res.users", [uid], ["name"])
+        except OdooError:
+            return login
+        if not rows or not rows[0].get("name"):
+            return login
+        rc.user_names[uid] = str(rows[0]["name"])
+    return rc.user_names[uid]
+
+
 async def _system_info(rc: ResourceContext) -> dict[str, Any]:
     """REQ-06-02: the Odoo instance and this server."""
     odoo = rc.tools.odoo
     info = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
     version = odoo.odoo_version
+    uid = getattr(info, "uid", None)
+    name = await _user_name(rc, uid, getattr(info, "username", None))
     return {
         "server_version": str(version) if version else None,
         "server_edition": getattr(version, "edition", "unknown") if version else "unknown",
         "database": getattr(info, "database", None),
         "url": getattr(info, "url", None),
         "protocol": getattr(info, "protocol", None),
-        "user": {"uid": getattr(info, "uid", None), "name": getattr(info, "username", None)},
+        "user": {"uid": uid, "name": name},
         "state": str(getattr(getattr(info, "state", None), "value", "unknown")),
         "mcp_server_version": rc.server_version,
     }

@@ -67,8 +67,9 @@ async def list_toolsets(ctx: ToolContext, params: ListToolsetsInput) -> ListTool
     version = ctx.odoo.odoo_version
     # the connection's own info: in the served process ctx.odoo routes to the caller's
     # connection and has no server_url of its own (it always said "")
-    info = ctx.odoo.get_connection_info() if hasattr(ctx.odoo, "get_connection_info") else None
-    url = getattr(info, "url", "")
+    odoo = ctx.odoo
+    connection = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
+    url = getattr(connection, "url", "")
     return ListToolsetsResult(
         toolsets=entries,
         total_tools=len(ctx.tool_names),
