@@ -25,6 +25,7 @@ Feature: odoo_core_list_models
         {"model": "sale.order.line", "name": "Sales Order Line", "transient": false}]}
       """
     And every item of "models" has the key "access"
+    And each of "models[*].field_count" is "<int>"
     And [reference] the result "models[*].access" is ["read,write,create,unlink", "read,write,create,unlink"]
 
   @REQ-04-33 @reference
@@ -41,7 +42,7 @@ Feature: odoo_core_list_models
       {"filter": "account.move"}
       """
     Then the result "models[*].access" is ["read", "read"]
-    And [reference] Odoo received at most 3 calls
+    And [reference] Odoo received at most 4 calls
 
   @REQ-04-32
   Scenario: the filter matches model names with ilike

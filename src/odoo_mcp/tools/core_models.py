@@ -2,8 +2,9 @@
 
 ``model_listing`` does the work: one ``ir.model`` search_read, then the ACL lines and the
 user's groups (three calls in two rounds), or, where Odoo hides the ACL lines, one
-``check_access_rights`` per candidate model. ``field_count`` costs no round trip: it is known
-for the models whose metadata the registry holds, null for the others.
+``check_access_rights`` per candidate model. ``field_count`` is an integer for every model:
+from the registry's metadata where it holds the model, else from one ``read_group`` of
+``ir.model.fields`` for all the others (blocked field names left out, as fields_get does).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
+from odoo_mcp.connection import OdooRpcError
 from odoo_mcp.model_listing import list_readable_models
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ResultModel
@@ -40,7 +42,8 @@ class ModelEntry(BaseModel):
     name: str
     transient: bool
     field_count: int | None = Field(
-        description="Number of readable fields; null until the model's metadata is loaded"
+        description="Number of fields, blocked fields left out; null only if Odoo refused "
+        "to count them"
     )
     access: str
 
@@ -64,12 +67,17 @@ async def list_models(ctx: ToolContext, params: ListModelsInput) -> ListModelsRe
         transient=params.transient,
         is_model_blocked=lambda model: not policy.is_model_readable(model),
     )
-    entries = []
+    counts: dict[str, int] = {}
     for summary in summaries:
         cached = ctx.registry.cached(summary.model)
-        field_count = None
         if cached is not None:
-            field_count = len(policy.strip_fields_get(summary.model, cached))
+            counts[summary.model] = len(policy.strip_fields_get(summary.model, cached))
+    uncounted = [s.model for s in summaries if s.model not in counts]
+    if uncounted:
+        counts.update(await _field_counts(ctx, uncounted))
+    entries = []
+    for summary in summaries:
+        field_count = counts.get(summary.model)
         entries.append(
             ModelEntry(
                 model=summary.model,
@@ -80,6 +88,22 @@ async def list_models(ctx: ToolContext, params: ListModelsInput) -> ListModelsRe
             )
         )
     return ListModelsResult(models=entries, count=len(entries))
+
+
+async def _field_counts(ctx: ToolContext, models: list[str]) -> dict[str, int]:
+    """REQ-04-33: the number of fields of each model, blocked names left out, in one call."""
+    domain = [["model", "in", models], ["name", "not in", sorted(ctx.policy.fields.blocklist)]]
+    try:
+        rows = await ctx.odoo.execute_kw(
+            "ir.model.fields", "read_group", [domain, ["model"], ["model"]], {"lazy": False}
+        )
+    except OdooRpcError:  # e.g. a user who may not read ir.model.fields: no count
+        return {}
+    counts: dict[str, int] = {}
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict) and isinstance(row.get("model"), str):
+            counts[row["model"]] = int(row.get("__count") or 0)
+    return counts
 
 
 TOOLS: list[ToolSpec[Any, Any]] = [

@@ -2,7 +2,8 @@
 
 Readable models only (REQ-04-34): blocked ones and those the user's groups cannot read are
 left out, in three calls (ir.model, ir.model.access and the user's groups); the fallback of
-one ``check_access_rights`` per model must give the same answer.
+one ``check_access_rights`` per model must give the same answer. A fourth call counts the
+fields of the models whose metadata the registry does not hold (REQ-04-33).
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ async def test_list_models_filters_by_name(ctx: ToolContext, fake: FakeOdoo) -> 
     assert result.count == len(names)
     order = next(m for m in result.models if m.model == "sale.order")
     assert order.access.split(",")[0] == "read" and order.transient is False
-    assert fake.call_counts() == 3
+    assert fake.call_counts() == 4
 
 
-async def test_list_models_takes_at_most_three_calls(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_list_models_takes_at_most_four_calls(ctx: ToolContext, fake: FakeOdoo) -> None:
     result = await list_models(ctx, ListModelsInput())
     assert result.count > 10
-    assert fake.call_counts() <= 3
+    assert fake.call_counts() <= 4
+    assert all(isinstance(m.field_count, int) for m in result.models)
 
 
 async def test_list_models_shows_wizards_on_request(ctx: ToolContext) -> None:
@@ -63,13 +65,18 @@ async def test_demo_user_sees_only_readable_models(ctx: ToolContext, demo: ToolC
     assert "account.move" in mine
 
 
-async def test_field_count_once_metadata_is_known(ctx: ToolContext) -> None:
+async def test_field_count_is_the_same_before_and_after_metadata_is_known(
+    ctx: ToolContext,
+) -> None:
+    """REQ-04-33 (issue 14): an integer for every model, equal to fields_get's count (blocked
+    fields left out either way), whether counted by Odoo or from the registry."""
     before = await list_models(ctx, ListModelsInput(filter="res.partner"))
-    assert before.models[0].field_count is None
+    counted = next(m for m in before.models if m.model == "res.partner").field_count
+    assert isinstance(counted, int) and counted > 10
     fields = await fields_get(ctx, FieldsGetInput(model="res.partner"))
     after = await list_models(ctx, ListModelsInput(filter="res.partner"))
     partner = next(m for m in after.models if m.model == "res.partner")
-    assert partner.field_count == fields.field_count
+    assert partner.field_count == fields.field_count == counted
 
 
 def test_list_models_schema_and_registration() -> None:
