@@ -29,12 +29,16 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     Then the HTTP status is 404
 
   @REQ-HTTP-04 @REQ-HTTP-08
-  Scenario: without an initialized session only initialize is accepted
+  Scenario: without an initialized session only initialize and ping are accepted
     When the client sends "tools/list" without a session id
     Then the HTTP status is 400
     When the client sends "tools/call" without a session id
     Then the HTTP status is 400
     And Odoo received no data call
+    # the guide's state machine: "not_initialized: Methods: initialize, ping"
+    When the client sends "ping" without a session id
+    Then the HTTP status is 200
+    And the JSON-RPC answer "result" is {}
 
   @REQ-HTTP-05
   Scenario: discovery requests are answered while the session is initializing
@@ -52,6 +56,15 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     When the client initializes a session with protocol version "2025-06-18"
     And the client sends "notifications/initialized" on its session
     And the client sends "no/such_method" on its session
+    Then the HTTP status is 200
+    And the JSON-RPC answer is an error with code -32601
+    And Odoo received no data call
+
+  # "Early method validation prevents unnecessary session lookups": an unknown method is
+  # judged as such, whatever session it names
+  @REQ-HTTP-09
+  Scenario: an unknown method is refused before its session is looked up
+    When the client sends "no/such_method" on the session "no-such-session"
     Then the HTTP status is 200
     And the JSON-RPC answer is an error with code -32601
     And Odoo received no data call

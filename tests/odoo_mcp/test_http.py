@@ -67,3 +67,21 @@ def test_stateless_mode_needs_no_session(fake_url: str) -> None:
         answer = httpx2.post(f"{base}/mcp", json=listed, headers=ACCEPT)
         assert answer.status_code == 200 and "odoo_core_search_read" in answer.text
         assert "mcp-session-id" not in answer.headers
+
+
+def test_ping_before_initialize_and_unknown_methods_before_session_work(http_base: str) -> None:
+    """REQ-HTTP-04: before initialize, initialize and ping are accepted; REQ-HTTP-09: the
+    method is checked before the session is looked up (the SDK alone says 400 and 404)."""
+    with httpx2.Client(base_url=http_base, headers=ACCEPT) as http:
+        ping = http.post("/mcp", json={"jsonrpc": "2.0", "id": 7, "method": "ping"})
+        assert ping.status_code == 200
+        assert ping.json() == {"jsonrpc": "2.0", "id": 7, "result": {}}
+        listed = http.post("/mcp", json={"jsonrpc": "2.0", "id": 8, "method": "tools/list"})
+        assert listed.status_code == 400  # any other method still needs a session
+        unknown = {"jsonrpc": "2.0", "id": 9, "method": "no/such_method"}
+        for headers in ({}, {"mcp-session-id": "no-such-session"}):
+            answer = http.post("/mcp", json=unknown, headers=headers)
+            assert answer.status_code == 200
+            assert answer.json()["id"] == 9 and answer.json()["error"]["code"] == -32601
+        note = {"jsonrpc": "2.0", "method": "notifications/no_such_thing"}
+        assert http.post("/mcp", json=note).status_code == 202

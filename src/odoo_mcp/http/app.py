@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.http.auth import BearerAuth, CallerConnections
+from odoo_mcp.http.early import EarlyMethods
 
 __all__ = ["build_http_app", "serve_http", "transport_security"]
 
@@ -71,8 +72,9 @@ def build_http_app(
     initialize with an ``Mcp-Session-Id`` (REQ-HTTP-02), their states up to DELETE
     (REQ-HTTP-03), only initialize before a session (REQ-HTTP-04), every method while
     initializing (REQ-HTTP-05), 202 for notifications (REQ-HTTP-06), JSON-RPC errors with 200
-    (REQ-HTTP-07), 400/404 transport errors (REQ-HTTP-08), unknown methods refused without
-    session work (REQ-HTTP-09) and the negotiated protocol version (REQ-HTTP-10).
+    (REQ-HTTP-07), 400/404 transport errors (REQ-HTTP-08) and the negotiated protocol version
+    (REQ-HTTP-10). ``EarlyMethods`` adds what it lacks: ``ping`` before a session
+    (REQ-HTTP-04) and unknown methods refused before any session work (REQ-HTTP-09).
 
     REQ-HTTP-13: with authentication on, ``callers`` (or one built from the configuration)
     turns each request's Bearer token into its caller's Odoo connection.
@@ -83,6 +85,7 @@ def build_http_app(
         host=config.host,
         transport_security=transport_security(config),
     )
+    mcp_app = EarlyMethods(mcp_app, mcp_path=config.mcp_path)
     if config.http_auth_enabled:
         callers = callers or CallerConnections(
             config.connection_settings(), backoff=config.reconnect_backoff()
