@@ -150,6 +150,19 @@ Feature: The storefront contracts
       """
     Then the call fails with error code "INVALID_PARAMS"
 
+  # The contract names INVALID_PARAMS for invalid parameters without saying how it travels;
+  # answering a request that fails the schema as the contract's tool error, like its other
+  # errors (not JSON-RPC -32602), is decision 28.
+  @REQ-LUJ-13 @decision-28
+  Scenario: a request that fails the contract's schema gets the contract's INVALID_PARAMS
+    When the client calls "orders.get" with:
+      """
+      {"includeLines": true}
+      """
+    Then the call fails with error code "INVALID_PARAMS"
+    And the error response has the SPEC-10 structure
+    And Odoo received no call
+
   @REQ-LUJ-13
   Scenario: a user without rights gets UNAUTHORIZED
     Given the server setting "model_blocklist" is "stock.picking"

@@ -36,14 +36,17 @@ from odoo_mcp.errors import (
     error_tool_result,
     internal_error,
     invalid_params_error,
+    invalid_params_response,
     log_error,
     log_level,
+    to_tool_result,
     unknown_tool_error,
 )
 from odoo_mcp.errors.suggestions import FieldHint
 from odoo_mcp.safety import AuditLogger, Operation, RateLimiter, annotations_for
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.context import ToolContext, ToolSpec
+from odoo_mcp.toolsets import toolset_of
 
 __all__ = ["AnySpec", "ToolDispatcher", "session_key", "tool_definition"]
 
@@ -178,6 +181,10 @@ class ToolDispatcher:
         try:
             arguments = spec.input_model.model_validate(params.arguments or {})
         except ValidationError as exc:
+            if toolset_of(spec.name) == "contracts":
+                # REQ-LUJ-13: the storefront contracts answer a request that fails their schema
+                # with their own INVALID_PARAMS error, like their other errors, not -32602
+                return to_tool_result(invalid_params_response(spec.name, exc))
             raise invalid_params_error(spec.name, exc) from None
         except DomainError as exc:
             # REQ-04a-13: a domain sent as a JSON string is refused by the input model's

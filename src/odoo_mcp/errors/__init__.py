@@ -49,6 +49,7 @@ from odoo_mcp.errors.protocol import (
     error_tool_result,
     internal_error,
     invalid_params_error,
+    invalid_params_response,
     unknown_tool_error,
 )
 from odoo_mcp.errors.response import ErrorResponse, ToolError, to_json, to_payload, to_tool_result
@@ -69,6 +70,7 @@ __all__ = [
     "error_tool_result",
     "internal_error",
     "invalid_params_error",
+    "invalid_params_response",
     "log_error",
     "log_level",
     "register_pattern",

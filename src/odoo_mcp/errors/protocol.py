@@ -23,6 +23,7 @@ __all__ = [
     "error_tool_result",
     "internal_error",
     "invalid_params_error",
+    "invalid_params_response",
     "unknown_tool_error",
 ]
 
@@ -57,7 +58,13 @@ def unknown_tool_error(name: str, available: Iterable[str] = ()) -> MCPError:
 
 
 def invalid_params_error(tool: str, error: ValidationError) -> MCPError:
-    """REQ-10-16: arguments that fail the tool's input schema are JSON-RPC -32602.
+    """REQ-10-16: arguments that fail the tool's input schema are JSON-RPC -32602."""
+    response = invalid_params_response(tool, error)
+    return MCPError(INVALID_PARAMS, response.message, to_payload(response))
+
+
+def invalid_params_response(tool: str, error: ValidationError) -> ErrorResponse:
+    """REQ-10-16: what is wrong with a tool's arguments, INVALID_PARAMS.
 
     Only the location and reason of each problem are sent, never the offending input, which
     may hold a secret.
@@ -66,7 +73,7 @@ def invalid_params_error(tool: str, error: ValidationError) -> MCPError:
         {"loc": ".".join(str(part) for part in item["loc"]), "msg": item["msg"]}
         for item in error.errors(include_url=False, include_input=False, include_context=False)
     ]
-    response = ErrorResponse(
+    return ErrorResponse(
         category=ErrorCategory.VALIDATION,
         code=ErrorCode.INVALID_PARAMS,
         message=f"Invalid parameters for {tool}: {len(problems)} problem(s)",
@@ -77,7 +84,6 @@ def invalid_params_error(tool: str, error: ValidationError) -> MCPError:
         ),
         retry=True,
     )
-    return MCPError(INVALID_PARAMS, response.message, to_payload(response))
 
 
 def internal_error(exc: BaseException) -> MCPError:

@@ -99,3 +99,16 @@ async def test_contract_tools_are_opt_in(fake: FakeOdoo) -> None:
     async with Client(fake_server(fake), mode="legacy") as c:
         names = {tool.name for tool in (await c.list_tools()).tools}
     assert "orders.get" not in names and "odoo_core_search_read" in names
+
+
+@pytest.mark.anyio
+async def test_a_request_failing_the_schema_is_the_contracts_invalid_params() -> None:
+    """REQ-LUJ-13 / decision 28 (issue 14): a tool error with the contract's code, not -32602."""
+    fake = FakeOdoo("19.0")
+    async with Client(fake_server(fake, enabled_toolsets="core,contracts"), mode="legacy") as c:
+        answer = await c.call_tool("orders.get", {"includeLines": True})
+        core = await c.call_tool("odoo_core_count", {"model": "res.partner"})
+    assert answer.is_error and answer.structured_content is not None
+    assert answer.structured_content["code"] == "INVALID_PARAMS"
+    assert answer.structured_content["details"]["errors"][0]["loc"] == "orderId"
+    assert not core.is_error  # the core tools keep JSON-RPC -32602 (REQ-10-16)
