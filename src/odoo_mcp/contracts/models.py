@@ -45,7 +45,9 @@ class OrderLine(ContractModel):
 
     product_id: str
     product_name: str
-    quantity: int
+    #: the contract's TypeScript says number, its Java record Integer: a whole quantity is an
+    #: integer, a fractional one (2.5 kg) is sent as it is, never truncated
+    quantity: int | float
     price: Money
 
 

@@ -73,6 +73,12 @@ def _not_found(what: str) -> ToolError:
                      "find existing ones.")  # fmt: skip
 
 
+def _quantity(value: Any) -> int | float:
+    """REQ-LUJ-03: a whole quantity as an integer, a fractional one as it is (not truncated)."""
+    number = float(value or 0)
+    return int(number) if number.is_integer() else number
+
+
 def _product_ref(value: Any) -> tuple[str, str]:
     """REQ-LUJ-03: (productId, productName) from a many2one: Odoo shows '[CODE] Name'."""
     if not isinstance(value, list) or len(value) != 2:
@@ -113,7 +119,7 @@ async def orders_get(ctx: ToolContext, params: OrdersGetRequest) -> OrdersGetRes
                 OrderLine(
                     product_id=code,
                     product_name=name,
-                    quantity=int(line.get("product_uom_qty") or 0),
+                    quantity=_quantity(line.get("product_uom_qty")),
                     price=Decimal(str(line.get("price_unit") or 0)),
                 )
             )

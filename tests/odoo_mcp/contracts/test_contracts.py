@@ -112,3 +112,19 @@ async def test_a_request_failing_the_schema_is_the_contracts_invalid_params() ->
     assert answer.structured_content["code"] == "INVALID_PARAMS"
     assert answer.structured_content["details"]["errors"][0]["loc"] == "orderId"
     assert not core.is_error  # the core tools keep JSON-RPC -32602 (REQ-10-16)
+
+
+@pytest.mark.anyio
+async def test_a_fractional_quantity_is_not_truncated() -> None:
+    """REQ-LUJ-03 (issue 14): 2.5 units stay 2.5; whole quantities stay integers."""
+    fake = FakeOdoo("19.0")
+    order = fake.call("sale.order", "search", [["name", "=", "S00038"]])[0]
+    line = fake.call("sale.order.line", "search", [["order_id", "=", order]], limit=1)[0]
+    fake.call("sale.order.line", "write", [line], {"product_uom_qty": 2.5})
+    async with Client(fake_server(fake, enabled_toolsets="core,contracts"), mode="legacy") as c:
+        answer = await c.call_tool("orders.get", {"orderId": "S00038", "includeLines": True})
+    assert answer.structured_content is not None, answer
+    quantities = [line["quantity"] for line in answer.structured_content["lines"]]
+    assert 2.5 in quantities
+    assert all(isinstance(q, int) for q in quantities if q != 2.5)
+    _validate("orders.get", "response", answer.structured_content)
