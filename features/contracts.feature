@@ -80,7 +80,7 @@ Feature: The storefront contracts
       {"query": "example.com.ar", "limit": 2}
       """
     Then the result "customers" has 2 items
-    And the result "totalCount" is Odoo's own count of "res.partner" for ["|", "|", ["name", "ilike", "example.com.ar"], ["email", "ilike", "example.com.ar"], ["phone", "ilike", "example.com.ar"]]
+    And the result "totalCount" is Odoo's own count of "res.partner" for ["&", ["customer_rank", ">", 0], "|", "|", ["name", "ilike", "example.com.ar"], ["email", "ilike", "example.com.ar"], ["phone", "ilike", "example.com.ar"]]
 
   # The contract does not say whether a category takes in its subcategories (ours: child_of),
   # which products are in the catalogue (ours: sale_ok) nor what productId holds (decision 28).

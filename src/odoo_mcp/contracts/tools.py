@@ -138,7 +138,8 @@ async def orders_get(ctx: ToolContext, params: OrdersGetRequest) -> OrdersGetRes
 async def customers_search(
     ctx: ToolContext, params: CustomersSearchRequest
 ) -> CustomersSearchResponse:
-    """REQ-LUJ-05/06: name, email or phone ilike the query; the page and the total count."""
+    """REQ-LUJ-05/06: customers whose name, email or phone is ilike the query; the page and
+    the total count."""
     ctx.policy.check_operation(Operation.READ, "res.partner")
     query = params.query.strip()
     # REQ-11-14: a field the safety settings block is neither matched on nor read (matching
@@ -150,7 +151,9 @@ async def customers_search(
     ]
     if not searched:
         return CustomersSearchResponse(customers=[], total_count=0)
-    domain: list[Any] = ["|"] * (len(searched) - 1) + [[f, "ilike", query] for f in searched]
+    # customers: partners with a customer rank (sale and account give it), not every contact
+    domain: list[Any] = ["&", ["customer_rank", ">", 0]]
+    domain += ["|"] * (len(searched) - 1) + [[f, "ilike", query] for f in searched]
     rows = await ctx.odoo.search_read(
         "res.partner", domain, searched, limit=params.limit, order="name, id"
     )

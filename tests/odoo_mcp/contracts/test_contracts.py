@@ -128,3 +128,15 @@ async def test_a_fractional_quantity_is_not_truncated() -> None:
     assert 2.5 in quantities
     assert all(isinstance(q, int) for q in quantities if q != 2.5)
     _validate("orders.get", "response", answer.structured_content)
+
+
+@pytest.mark.anyio
+async def test_customers_search_finds_customers_not_every_contact() -> None:
+    """REQ-LUJ-05 (issue 14): a contact that is not a customer (no customer rank) is left out."""
+    fake = FakeOdoo("19.0")
+    fake.create("res.partner", {"name": "Proveedor Gómez", "email": "prov@example.com.ar"})
+    async with Client(fake_server(fake, enabled_toolsets="core,contracts"), mode="legacy") as c:
+        answer = await c.call_tool("customers.search", {"query": "Gómez"})
+    assert answer.structured_content is not None
+    names = [customer["name"] for customer in answer.structured_content["customers"]]
+    assert names == ["Lucía Gómez"]
