@@ -119,7 +119,7 @@ Feature: The storefront contracts
       """
     And [decision 28] the result "status" is "delivered"
     And the result "actualDelivery" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
-    And [decision 28] the result "trackingEvents[*].status" is ["pending", "in_transit", "delivered"]
+    And [decision 28] the result "trackingEvents[*].status" is ["pending", "delivered"]
     And [reference] Odoo received 1 call
 
   @REQ-LUJ-11 @REQ-LUJ-12 @decision-28

@@ -209,34 +209,38 @@ async def products_list(ctx: ToolContext, params: ProductsListRequest) -> Produc
 async def deliveries_track(
     ctx: ToolContext, params: DeliveriesTrackRequest
 ) -> DeliveriesTrackResponse:
-    """REQ-LUJ-09..12: one search_read; events from the dates and the state Odoo records."""
+    """REQ-LUJ-09..12: one search_read; events only from what Odoo recorded: the creation,
+    the validation (``date_done``) and, for a cancelled delivery, its last change. A planned
+    date (``scheduled_date``) is no event; it is the estimated delivery."""
     ctx.policy.check_operation(Operation.READ, "stock.picking")
-    fields = ["name", "origin", "state", "create_date", "scheduled_date", "date_deadline",
-              "date_done", "sale_id", "location_dest_id"]  # fmt: skip
+    fields = ["name", "origin", "state", "create_date", "write_date", "scheduled_date",
+              "date_deadline", "date_done", "sale_id", "location_dest_id"]  # fmt: skip
     rows = await ctx.odoo.search_read(
         "stock.picking", [["name", "=", params.delivery_id]], fields, limit=1
     )
     if not rows:
         raise _not_found(f"Delivery {params.delivery_id}")
     pick = rows[0]
+    sale = pick.get("sale_id")
+    order_ref = str(sale[1]) if isinstance(sale, list) else str(pick.get("origin") or "")
+    if not order_ref:  # the contract's orderId is required: a transfer of no order is not one
+        raise _not_found(f"Delivery {params.delivery_id} of an order")
     status = delivery_status(str(pick["state"]))
     destination = pick.get("location_dest_id")
     where = str(destination[1]) if isinstance(destination, list) else None
-    events = [TrackingEvent(timestamp=utc(pick["create_date"]) or "", status="pending",
-                            notes="Delivery order created")]  # fmt: skip
-    scheduled = utc(pick.get("scheduled_date"))
-    if status in ("in_transit", "delivered") and scheduled:
-        events.append(TrackingEvent(timestamp=scheduled, status="in_transit",
-                                    notes="Ready and scheduled for shipping"))  # fmt: skip
+    events: list[TrackingEvent] = []
+    if created := utc(pick.get("create_date")):
+        events.append(TrackingEvent(timestamp=created, status="pending",
+                                    notes="Delivery order created"))  # fmt: skip
     done = utc(pick.get("date_done"))
     if status == "delivered" and done:
         events.append(TrackingEvent(timestamp=done, status="delivered", location=where,
                                     notes="Delivered"))  # fmt: skip
-    if status == "failed":
-        events.append(TrackingEvent(timestamp=scheduled or events[0].timestamp,
-                                    status="failed", notes="Delivery cancelled"))  # fmt: skip
-    sale = pick.get("sale_id")
-    order_ref = str(sale[1]) if isinstance(sale, list) else str(pick.get("origin") or "")
+    cancelled = utc(pick.get("write_date"))
+    if status == "failed" and cancelled:
+        events.append(TrackingEvent(timestamp=cancelled, status="failed",
+                                    notes="Delivery cancelled"))  # fmt: skip
+    scheduled = utc(pick.get("scheduled_date"))
     return DeliveriesTrackResponse(
         delivery_id=pick["name"],
         order_id=order_ref,

@@ -140,3 +140,20 @@ async def test_customers_search_finds_customers_not_every_contact() -> None:
     assert answer.structured_content is not None
     names = [customer["name"] for customer in answer.structured_content["customers"]]
     assert names == ["Lucía Gómez"]
+
+
+@pytest.mark.anyio
+async def test_tracking_events_are_what_odoo_recorded() -> None:
+    """REQ-LUJ-10 (issue 14): no event at a planned date; a transfer of no order is not found."""
+    fake = FakeOdoo("19.0")
+    async with Client(fake_server(fake, enabled_toolsets="core,contracts"), mode="legacy") as c:
+        ready = await c.call_tool("deliveries.track", {"deliveryId": "WH/OUT/00019"})
+        assert ready.structured_content is not None
+        assert ready.structured_content["status"] == "in_transit"
+        events = ready.structured_content["trackingEvents"]
+        assert [e["status"] for e in events] == ["pending"]
+        pick = fake.call("stock.picking", "search", [["name", "=", "WH/OUT/00019"]])[0]
+        fake.call("stock.picking", "write", [pick], {"origin": False, "sale_id": False})
+        orphan = await c.call_tool("deliveries.track", {"deliveryId": "WH/OUT/00019"})
+    assert orphan.is_error and orphan.structured_content is not None
+    assert orphan.structured_content["code"] == "NOT_FOUND"
