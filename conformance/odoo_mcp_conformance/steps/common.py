@@ -246,17 +246,6 @@ def judge_error_codes(world: World, allowed: list[str]) -> None:
     )
 
 
-@check(parsers.parse("the call is refused"))
-def _refused_any(world: World) -> None:
-    """A tool error with a SPEC-10 body, whatever its category and code."""
-    data = tool_error_body(world)
-    if data is not None:
-        world.checks.expect(
-            data.get("error") is True and isinstance(data.get("code"), str),
-            f"expected a SPEC-10 error body (error: true, a code), got {json.dumps(data)[:300]}",
-        )
-
-
 @check(parsers.parse('the call fails with error code "{code}"'))
 def _fails_code(world: World, code: str) -> None:
     judge_error_codes(world, [code])
