@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import json
 import typing
-from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
 from mcp.types import METHOD_NOT_FOUND, ClientNotification, ClientRequest
 
-__all__ = ["KNOWN_METHODS", "EarlyMethods"]
+from odoo_mcp.http.auth import ASGIApp, Message, Receive, Scope, Send
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+__all__ = ["KNOWN_METHODS", "EarlyMethods"]
 
 
 def _methods(union: Any) -> frozenset[str]:
