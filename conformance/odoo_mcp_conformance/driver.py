@@ -114,6 +114,8 @@ class McpDriver:
         #: an HTTP target's MCP endpoint and the headers the kit sends (raw HTTP steps)
         self.url = url
         self.headers = dict(headers or {})
+        #: where this scenario's part of a pooled server's stderr starts
+        self._log_start = 0
 
     def _run(self, fn: Callable[[], Any]) -> Any:
         async def call() -> Any:
@@ -142,10 +144,19 @@ class McpDriver:
         """Any other client call, e.g. ``driver.request(lambda c: c.list_prompts())``."""
         return self._run(lambda: fn(self.client))
 
+    def begin_scenario(self) -> None:
+        """A new scenario uses this server: its log checks see only what comes from now on."""
+        self.notifications.clear()
+        exists = self.stderr_path is not None and self.stderr_path.exists()
+        self._log_start = self.stderr_path.stat().st_size if exists else 0  # type: ignore[union-attr]
+
     def stderr(self) -> str:
+        """What the server wrote to stderr during the current scenario."""
         if self.stderr_path is None or not self.stderr_path.exists():
             return ""
-        return self.stderr_path.read_text(errors="replace")
+        with self.stderr_path.open("rb") as log:
+            log.seek(self._log_start)
+            return log.read().decode(errors="replace")
 
     def wait_for(self, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
         async def wait() -> bool:
@@ -229,6 +240,8 @@ class ServerPool:
         self._live: OrderedDict[Launch, tuple[McpDriver, contextlib.ExitStack]] = OrderedDict()
         self.started = 0
         self._fresh: list[contextlib.ExitStack] = []
+        #: pooled servers that saw a fault: probed before their next scenario
+        self._suspect: set[Launch] = set()
 
     def close(self) -> None:
         for _, stack in list(self._live.values()):
@@ -306,8 +319,21 @@ class ServerPool:
             with contextlib.suppress(Exception):
                 self._fresh.pop().close()
 
+    def mark_suspect(self, launch: Launch) -> None:
+        """The pooled server of ``launch`` saw a fault: its next user probes it first."""
+        if launch in self._live:
+            self._suspect.add(launch)
+
+    def take_suspect(self, launch: Launch) -> bool:
+        """Whether ``launch``'s pooled server must be probed (asked once per fault)."""
+        if launch in self._suspect:
+            self._suspect.discard(launch)
+            return launch in self._live
+        return False
+
     def discard(self, launch: Launch) -> None:
         """Forget a pooled server (it crashed, or a scenario broke its state)."""
+        self._suspect.discard(launch)
         entry = self._live.pop(launch, None)
         if entry is not None:
             with contextlib.suppress(Exception):

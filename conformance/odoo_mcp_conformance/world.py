@@ -51,7 +51,7 @@ class World:
     warm_models: list[str] = field(default_factory=list)
     #: the scenario's checks (every Then step is one or more independent verdicts)
     checks: CheckRecorder = field(default_factory=lambda: CheckRecorder(SEED))
-    #: a fault or an expiry was injected: a pooled server is not reused after this scenario
+    #: a fault or an expiry was injected: a pooled server is probed before it is reused
     faulted: bool = False
 
     def configure(self, name: str, value: Any) -> None:
@@ -80,26 +80,37 @@ class World:
             except NotApplicable as exc:
                 not_applicable(str(exc))
             self.launch = launch
-            self.driver = self.pool.get(launch, fresh=self.fresh, mode=self.client_mode)
-            if not self._warm(self.driver) and not self.fresh:
-                # a pooled server that cannot answer a plain read is restarted once
-                self.pool.discard(launch)
-                self.driver = self.pool.get(launch, fresh=False, mode=self.client_mode)
-                if not self._warm(self.driver):
-                    raise AssertionError(f"warming {self.warm_models} failed twice")
+            self.driver = self._connect(launch)
+            self.driver.begin_scenario()
         return self.driver
 
-    def _warm(self, driver: McpDriver) -> bool:
-        for model in self.warm_models:
+    def _connect(self, launch: Launch) -> McpDriver:
+        """A pooled server is reused when it answers; one that saw a fault must first prove
+        it recovered with a plain read, else it is restarted (a later scenario never pays
+        for an earlier one's fault)."""
+        suspect = not self.fresh and self.pool.take_suspect(launch)
+        driver = self.pool.get(launch, fresh=self.fresh, mode=self.client_mode)
+        probe = self.warm_models or (["res.partner"] if suspect else [])
+        if self._warm(driver, probe) or self.fresh:
+            return driver
+        self.pool.discard(launch)
+        driver = self.pool.get(launch, fresh=False, mode=self.client_mode)
+        if not self._warm(driver, self.warm_models):
+            raise AssertionError(f"warming {self.warm_models} failed twice")
+        return driver
+
+    @staticmethod
+    def _warm(driver: McpDriver, models: list[str]) -> bool:
+        for model in models:
             warm = driver.call_tool("odoo_core_search_read", {"model": model, "limit": 1})
             if warm.error is not None or warm.is_error:
                 return False
         return True
 
     def release(self) -> None:
-        """End of scenario: a pooled server that saw a fault is not reused."""
+        """End of scenario: a pooled server that saw a fault is probed before its next use."""
         if self.faulted and not self.fresh and self.launch is not None:
-            self.pool.discard(self.launch)
+            self.pool.mark_suspect(self.launch)
 
     def _check_odoo_serves(self, protocol: str) -> None:
         """JSON-2 exists from Odoo 19: asking a 17.0 fake for it tests nothing."""
