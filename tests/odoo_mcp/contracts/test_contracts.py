@@ -230,3 +230,43 @@ async def test_tracking_events_are_what_odoo_recorded() -> None:
         orphan = await c.call_tool("deliveries.track", {"deliveryId": "WH/OUT/00019"})
     assert orphan.is_error and orphan.structured_content is not None
     assert orphan.structured_content["code"] == "NOT_FOUND"
+
+
+@pytest.mark.anyio
+async def test_odoos_own_access_refusal_is_unauthorized() -> None:
+    """REQ-LUJ-13: an AccessError from Odoo's access rights (not only our blocklist) is
+    UNAUTHORIZED, in the SPEC-10 structure, not retried."""
+    fake = FakeOdoo("19.0")
+    groups = fake.call("res.groups", "search_read", [], fields=["display_name"])
+    names = ("Inventory / User", "Sales / User: Own Documents Only")
+    lost = [group["id"] for group in groups if group["display_name"] in names]
+    demo = fake.call("res.users", "search", [["login", "=", "demo"]])[0]
+    fake.edit("res.users", demo, {"group_ids": [[3, gid] for gid in lost]})
+    server = fake_server(fake, login="demo", enabled_toolsets="core,contracts")
+    async with Client(server, mode="legacy") as c:
+        answer = await c.call_tool("deliveries.track", {"deliveryId": "WH/OUT/00021"})
+    assert answer.is_error and answer.structured_content is not None
+    body = answer.structured_content
+    assert (body["code"], body["category"], body["retry"]) == ("UNAUTHORIZED", "access", False)
+    assert "stock.picking" in body["message"]
+    assert any(c.model == "stock.picking" for c in fake.calls)  # Odoo refused, not us
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("fault", "expected"),
+    [({"kind": "http_status", "status": 500}, "INTERNAL_ERROR"),
+     ({"kind": "http_status", "status": 502}, "INTERNAL_ERROR")],
+)  # fmt: skip
+async def test_odoo_failures_get_the_contracts_codes(fault: dict[str, Any], expected: str) -> None:
+    """REQ-LUJ-13: an unexpected Odoo server error is INTERNAL_ERROR (a time-out, TIMEOUT, needs
+    a real socket: the kit's contracts.feature runs it)."""
+    fake = FakeOdoo("19.0")
+    server = fake_server(fake, enabled_toolsets="core,contracts", odoo_timeout=1,
+                         reconnect_max_attempts=1, reconnect_backoff_base=0.1)  # fmt: skip
+    async with Client(server, mode="legacy") as c:
+        await c.call_tool("odoo_core_count", {"model": "res.partner"})  # connected first
+        fake.inject_fault(**fault)
+        answer = await c.call_tool("customers.search", {"query": "Juan"})
+    assert answer.is_error and answer.structured_content is not None
+    assert answer.structured_content["code"] == expected
