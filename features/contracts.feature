@@ -164,7 +164,7 @@ Feature: The storefront contracts
     And Odoo received no call
 
   @REQ-LUJ-13
-  Scenario: a user without rights gets UNAUTHORIZED
+  Scenario: a model the safety settings block gets UNAUTHORIZED
     Given the server setting "model_blocklist" is "stock.picking"
     When the client calls "deliveries.track" with:
       """
@@ -173,7 +173,89 @@ Feature: The storefront contracts
     Then the call fails with error code "UNAUTHORIZED"
     And Odoo received no call
 
-  @REQ-LUJ-14 @REQ-LUJ-15
+  # "Sin permisos en Odoo": Odoo's own access rights refuse the read. The demo user loses
+  # the two groups that give it stock.picking (Inventory / User, and Sales / User: Own
+  # Documents Only, which reads transfers); Odoo then answers the read with an AccessError.
+  @REQ-LUJ-13
+  Scenario: a user Odoo itself refuses gets UNAUTHORIZED
+    Given the server connects to Odoo as the demo user
+    And the demo user loses the group "Inventory / User"
+    And the demo user loses the group "Sales / User: Own Documents Only"
+    When the client calls "deliveries.track" with:
+      """
+      {"deliveryId": "WH/OUT/00021"}
+      """
+    Then the call fails with error code "UNAUTHORIZED"
+    And the error response has the SPEC-10 structure
+    And the error says not to retry
+    And [reference] Odoo received 1 call
+
+  # The server is set to give up quickly, as in errors_network.feature: a one-second timeout
+  # and one reconnection attempt; the fault is persistent.
+  @REQ-LUJ-13
+  Scenario: an Odoo that does not answer in time is the contract's TIMEOUT
+    Given the server setting "odoo_timeout" is "1"
+    And the server setting "reconnect_max_attempts" is "1"
+    And the server setting "reconnect_backoff_base" is "0.1"
+    And Odoo has the fault:
+      """
+      {"kind": "latency", "seconds": 3}
+      """
+    When the client calls "orders.get" with:
+      """
+      {"orderId": "S00038"}
+      """
+    Then the call fails with error code "TIMEOUT"
+    And the error response has the SPEC-10 structure
+
+  # "Error inesperado en Odoo": Odoo's HTTP 500 Internal Server Error is an unexpected error
+  # in Odoo, none of NOT_FOUND, INVALID_PARAMS, UNAUTHORIZED or TIMEOUT.
+  @REQ-LUJ-13
+  Scenario: an unexpected Odoo server error is the contract's INTERNAL_ERROR
+    Given the server setting "reconnect_max_attempts" is "1"
+    And the server setting "reconnect_backoff_base" is "0.1"
+    And Odoo has the fault:
+      """
+      {"kind": "http_status", "status": 500}
+      """
+    When the client calls "customers.search" with:
+      """
+      {"query": "Juan"}
+      """
+    Then the call fails with error code "INTERNAL_ERROR"
+    And the error response has the SPEC-10 structure
+
+  # The seed versions each contract (semantic versioning) but does not say how an MCP client
+  # sees the version; the tool listing's _meta.contractVersion is decision 31.
+  @REQ-LUJ-14 @decision-31
+  Scenario: each contract tool shows its semantic version
+    When the client lists the tools
+    Then the tool "orders.get" shows a semantic contract version
+    And the tool "customers.search" shows a semantic contract version
+    And the tool "products.list" shows a semantic contract version
+    And the tool "deliveries.track" shows a semantic contract version
+
+  @REQ-LUJ-15
+  Scenario Outline: a real <operation> answer fits the seed's response interface
+    When the client calls "<operation>" with:
+      """
+      <arguments>
+      """
+    Then the call succeeds
+    And the result fits the seed's "<operation>" response
+
+    Examples:
+      | operation        | arguments                                                    |
+      | orders.get       | {"orderId": "S00038", "includeLines": true}                  |
+      | orders.get       | {"orderId": "S00001"}                                        |
+      | customers.search | {"query": "example.com.ar", "limit": 3}                      |
+      | products.list    | {"categoryId": "5", "limit": 5}                              |
+      | products.list    | {}                                                           |
+      | deliveries.track | {"deliveryId": "WH/OUT/00021"}                               |
+      | deliveries.track | {"deliveryId": "WH/OUT/00019"}                               |
+      | deliveries.track | {"deliveryId": "WH/OUT/00018"}                               |
+
+  @REQ-LUJ-15
   Scenario: the answers carry exactly the contract's fields
     When the client calls "orders.get" with:
       """

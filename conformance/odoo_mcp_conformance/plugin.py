@@ -36,6 +36,7 @@ pytest_plugins = [
     "odoo_mcp_conformance.steps.safety",
     "odoo_mcp_conformance.steps.resources",
     "odoo_mcp_conformance.steps.http",
+    "odoo_mcp_conformance.steps.contracts",
 ]
 
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()

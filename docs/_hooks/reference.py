@@ -228,21 +228,25 @@ EXAMPLES = {
 
 
 def contracts_page() -> str:
-    from odoo_mcp.contracts import CONTRACT_VERSION, contract_schemas
+    from odoo_mcp.contracts import contract_mocks, contract_schemas, contract_version
 
     lines = [
         "# Storefront contracts",
         "",
-        f"Contract version **{CONTRACT_VERSION}** (semantic versioning: a required field or a "
-        "type changes the major version, an optional field or a new operation the minor one; "
-        "a deprecated operation stays for two releases). The tools are on when "
+        "Each contract has its own semantic version (a required field or a type changes the "
+        "major version, an optional field or a new operation the minor one; a deprecated "
+        "operation stays for two releases); clients see it in the tool listing as the tool's "
+        "`_meta.contractVersion` (decision 31). The tools are on when "
         "`ODOO_MCP_ENABLED_TOOLSETS` names `contracts` (decision 28). Each schema is also "
         "published as a file next to this page.",
         "",
     ]
+    mocks = contract_mocks()
     for operation, schemas in contract_schemas().items():
         lines += [
             f"## `{operation}`",
+            "",
+            f"Version **{contract_version(operation)}**.",
             "",
             f"Request schema: [`{operation}.request.json`](schemas/{operation}.request.json), "
             f"response schema: [`{operation}.response.json`](schemas/{operation}.response.json).",
@@ -257,6 +261,12 @@ def contracts_page() -> str:
             "",
             "```json",
             json.dumps(schemas["response"], indent=2, ensure_ascii=False),
+            "```",
+            "",
+            "Mock response (it validates against the response schema):",
+            "",
+            "```json",
+            json.dumps(mocks[operation], indent=2, ensure_ascii=False),
             "```",
             "",
         ]

@@ -134,6 +134,7 @@ def tool_definition(spec: AnySpec) -> Tool:
         input_schema=spec.input_model.model_json_schema(),
         output_schema=spec.result_model.model_json_schema(mode="serialization"),
         annotations=annotations_for(spec.name),
+        _meta=dict(spec.meta) if spec.meta else None,
     )
 
 

@@ -7,7 +7,7 @@ travel as JSON numbers, dates ISO 8601 with ``Z``.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 from pydantic.alias_generators import to_camel
@@ -27,10 +27,33 @@ Money = Annotated[
 Timestamp = Annotated[str, Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")]
 
 
+def _absent_not_null(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """REQ-LUJ-15: an optional field is typed as the wire sends it.
+
+    The contract's ``phone?: string`` is a string or absent, never ``null``: a field left out
+    when empty (``exclude_if``) has the schema of its value alone, with no ``null`` default.
+    """
+    properties = schema.get("properties", {})
+    for name, field in model.model_fields.items():
+        prop = properties.get(field.alias or name)
+        if prop is None or field.exclude_if is None:
+            continue
+        prop.pop("default", None)
+        options = prop.pop("anyOf", None)
+        if options is not None:
+            kept = [option for option in options if option != {"type": "null"}]
+            prop.update(kept[0] if len(kept) == 1 else {"anyOf": kept})
+
+
 class ContractModel(BaseModel):
     """camelCase names on the wire, unknown request keys refused."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        json_schema_extra=_absent_not_null,
+    )
 
 
 class OrdersGetRequest(ContractModel):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from decimal import Decimal
 from functools import wraps
 from typing import Any, Final, TypeVar
@@ -31,6 +32,7 @@ from odoo_mcp.contracts.models import (
     ProductsListResponse,
     TrackingEvent,
 )
+from odoo_mcp.contracts.schemas import contract_version
 from odoo_mcp.errors import ToolError, classify
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.safety import Operation, SafetyError
@@ -123,13 +125,17 @@ async def orders_get(ctx: ToolContext, params: OrdersGetRequest) -> OrdersGetRes
                     price=Decimal(str(line.get("price_unit") or 0)),
                 )
             )
+    created = utc(order.get("create_date"))
+    if created is None:  # REQ-LUJ-02: createdAt is required and never made up
+        raise ToolError("INTERNAL_ERROR", f"Odoo sent order {params.order_id} without its "
+                        "creation date", category=ErrorCategory.UNKNOWN)  # fmt: skip
     partner = order.get("partner_id")
     return OrdersGetResponse(
         order_id=order["name"],
         status=order_status(str(order["state"]), bool(order.get("locked")), major),
         customer_name=str(partner[1]) if isinstance(partner, list) else "",
         total_amount=Decimal(str(order.get("amount_total") or 0)),
-        created_at=utc(order.get("create_date")) or "1970-01-01T00:00:00Z",
+        created_at=created,
         lines=lines,
     )
 
@@ -274,4 +280,15 @@ TOOLS: Final[list[ToolSpec[Any, Any]]] = [
              input_model=DeliveriesTrackRequest, result_model=DeliveriesTrackResponse,
              handler=deliveries_track, kind="read"),
 ]  # fmt: skip
+
+
+def _versioned(spec: ToolSpec[Any, Any]) -> ToolSpec[Any, Any]:
+    """REQ-LUJ-14: the tool listing shows the contract's version (decision 31): in ``_meta``
+    as ``contractVersion`` and at the end of the description."""
+    version = contract_version(spec.name)
+    return replace(spec, description=f"{spec.description} Contract version {version}.",
+                   meta={"contractVersion": version})  # fmt: skip
+
+
+TOOLS[:] = [_versioned(spec) for spec in TOOLS]
 CONTRACT_TOOL_NAMES: Final = frozenset(spec.name for spec in TOOLS)

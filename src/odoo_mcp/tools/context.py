@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -55,3 +55,5 @@ class ToolSpec(Generic[InputT, ResultT]):
     result_model: type[ResultT]
     handler: Callable[[ToolContext, InputT], Awaitable[ResultT]]
     kind: Literal["read", "write"]  # for the rate limiter and the audit log
+    #: the tool's ``_meta`` in tools/list (REQ-LUJ-14: a contract's version, decision 31)
+    meta: dict[str, Any] | None = None
