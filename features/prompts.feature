@@ -31,8 +31,8 @@ Feature: Prompts
        "User: Mitchell Admin (uid: 2)", "Available toolsets: core", "Total tools: ",
        "Key models available: ", "To get started:"]
       """
-    And [decision 31] the prompt text does not mention "odoo_core_create"
-    And [decision 31] the prompt text does not mention "odoo_sales_"
+    And [decision 32] the prompt text does not mention "odoo_core_create"
+    And [decision 32] the prompt text does not mention "odoo_sales_"
 
   @REQ-06-18
   Scenario: the domain help carries the whole domain reference
@@ -89,7 +89,7 @@ Feature: Prompts
        "Key fields:", "## States", "## Common Operations", "- Key filters:",
        "## Related Models", "## Tips"]
       """
-    And [decision 31] the prompt text does not mention "odoo_core_create"
+    And [decision 32] the prompt text does not mention "odoo_core_create"
 
   @REQ-06-20
   Scenario: the create guide lists required fields, defaults, examples and how to fill relations
@@ -112,7 +112,7 @@ Feature: Prompts
       {"model_name": "res.partner"}
       """
     Then [reference] the prompt text mentions "not available"
-    And [decision 31] the prompt text does not mention "odoo_core_create"
+    And [decision 32] the prompt text does not mention "odoo_core_create"
 
   @REQ-06-21
   Scenario: the search help turns a need into a domain, fields to read and a call
