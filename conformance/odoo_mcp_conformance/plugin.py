@@ -35,6 +35,7 @@ pytest_plugins = [
     "odoo_mcp_conformance.steps.errors",
     "odoo_mcp_conformance.steps.safety",
     "odoo_mcp_conformance.steps.resources",
+    "odoo_mcp_conformance.steps.prompts",
     "odoo_mcp_conformance.steps.http",
     "odoo_mcp_conformance.steps.contracts",
 ]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final
 
 from odoo_mcp.domain_values import (
@@ -28,7 +29,9 @@ from odoo_mcp.registry import BlockedFieldCheck, FieldInfo, FieldSource
 
 __all__ = [
     "LOGICAL_OPERATORS",
+    "MAX_PATH_DEPTH",
     "OPERATORS",
+    "OPERATOR_DOCS",
     "DomainError",
     "Leaf",
     "OrderTerm",
@@ -39,13 +42,32 @@ __all__ = [
 ]
 
 LOGICAL_OPERATORS: Final = {"&": 2, "|": 2, "!": 1}
-#: REQ-04a-04: exactly these 16 (decision 9: nothing else, though real Odoo takes more)
-OPERATORS: Final = frozenset(
+#: REQ-04a-04: the 16 operators, each with its meaning and the value it takes, in the order
+#: the reference table gives them (the domain help prompt shows this table, REQ-06-18)
+OPERATOR_DOCS: Final[Mapping[str, tuple[str, str]]] = MappingProxyType(
     {
-        "=", "!=", ">", ">=", "<", "<=", "like", "not like", "ilike", "not ilike", "=like",
-        "=ilike", "in", "not in", "child_of", "parent_of",
+        "=": ("equal", "any value"),
+        "!=": ("not equal", "any value"),
+        ">": ("greater than", "number, date or datetime"),
+        ">=": ("greater than or equal", "number, date or datetime"),
+        "<": ("less than", "number, date or datetime"),
+        "<=": ("less than or equal", "number, date or datetime"),
+        "like": ("contains, case-sensitive (Odoo adds %...%)", "string"),
+        "not like": ("does not contain, case-sensitive (Odoo adds %...%)", "string"),
+        "ilike": ("contains, case-insensitive (Odoo adds %...%)", "string"),
+        "not ilike": ("does not contain, case-insensitive (Odoo adds %...%)", "string"),
+        "=like": ("SQL pattern, case-sensitive, no auto-wrapping: write % and _ yourself",
+                  "string"),
+        "=ilike": ("SQL pattern, case-insensitive, no auto-wrapping: write % and _ yourself",
+                   "string"),
+        "in": ("value is one of the list", "list (mandatory, even for one value)"),
+        "not in": ("value is none of the list", "list (mandatory, even for one value)"),
+        "child_of": ("record or its descendants (models with parent_id)", "id or list of ids"),
+        "parent_of": ("record or its ancestors (models with parent_id)", "id or list of ids"),
     }
 )  # fmt: skip
+#: REQ-04a-04: exactly these 16 (decision 9: nothing else, though real Odoo takes more)
+OPERATORS: Final = frozenset(OPERATOR_DOCS)
 MAX_PATH_DEPTH: Final = 4
 EXAMPLE: Final = [["state", "=", "draft"]]
 
