@@ -17,12 +17,12 @@ from odoo_mcp.connection import OdooError
 from odoo_mcp.domain import MAX_PATH_DEPTH, OPERATOR_DOCS, DomainError, parse_domain
 from odoo_mcp.domain_patterns import render_patterns
 from odoo_mcp.registry import FieldInfo
-from odoo_mcp.resources.reader import ResourceContext, _user_name
+from odoo_mcp.resources.reader import ResourceContext, user_display_name
 from odoo_mcp.resources.uris import InvalidResourceUri
 from odoo_mcp.resources.workflows import Workflow, workflow_for
 from odoo_mcp.safety import Operation
 from odoo_mcp.tools.core_common import DOMAIN_HELP
-from odoo_mcp.tools.core_toolsets import _without_credentials
+from odoo_mcp.tools.core_toolsets import without_credentials
 from odoo_mcp.toolsets import toolset_of
 from odoo_mcp.x2many import COMMANDS
 
@@ -103,13 +103,13 @@ async def overview(rc: ResourceContext, args: Mapping[str, str]) -> str:
     tools = sorted(_tools(rc))
     toolsets = sorted({toolset_of(tool) for tool in tools})
     uid = getattr(info, "uid", None)
-    user = await _user_name(rc, uid, getattr(info, "username", None))
+    user = await user_display_name(rc, uid, getattr(info, "username", None))
     url = getattr(info, "url", None)
     models = [m for m in WELL_KNOWN if rc.tools.policy.is_model_readable(m)]
     lines = [
         f"You are connected to an Odoo {version or 'unknown'} "
         f"({getattr(version, 'edition', 'unknown')}) instance at "
-        f"{_without_credentials(url) if isinstance(url, str) and url else '?'}.",
+        f"{without_credentials(url) if isinstance(url, str) and url else '?'}.",
         f"Database: {getattr(info, 'database', None) or '?'}",
         f"User: {user or '?'} (uid: {uid if uid is not None else '?'})",
         f"Mode: {rc.tools.policy.mode.value}",

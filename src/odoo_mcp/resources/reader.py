@@ -86,7 +86,7 @@ def _not_found(message: str, model: str | None) -> ToolError:
     )
 
 
-async def _user_name(rc: ResourceContext, uid: object, login: object) -> object:
+async def user_display_name(rc: ResourceContext, uid: object, login: object) -> object:
     """REQ-06-02: the user's display name ("Mitchell Admin", not the login "admin"), read
     once per uid; the login where res.users is blocked or the read fails."""
     if not isinstance(uid, int) or not rc.tools.policy.is_model_readable("res.users"):
@@ -108,7 +108,7 @@ async def _system_info(rc: ResourceContext) -> dict[str, Any]:
     info = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
     version = odoo.odoo_version
     uid = getattr(info, "uid", None)
-    name = await _user_name(rc, uid, getattr(info, "username", None))
+    name = await user_display_name(rc, uid, getattr(info, "username", None))
     return {
         "server_version": str(version) if version else None,
         "server_edition": getattr(version, "edition", "unknown") if version else "unknown",

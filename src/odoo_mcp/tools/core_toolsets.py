@@ -41,7 +41,7 @@ class ListToolsetsResult(ResultModel):
     connection: str
 
 
-def _without_credentials(url: str) -> str:
+def without_credentials(url: str) -> str:
     parts = urlsplit(url)
     host = parts.hostname or ""
     netloc = f"{host}:{parts.port}" if parts.port else host
@@ -74,7 +74,7 @@ async def list_toolsets(ctx: ToolContext, params: ListToolsetsInput) -> ListTool
         toolsets=entries,
         total_tools=len(ctx.tool_names),
         odoo_version=str(version) if version else None,
-        connection=_without_credentials(url) if isinstance(url, str) else "",
+        connection=without_credentials(url) if isinstance(url, str) else "",
     )
 
 

@@ -9,7 +9,7 @@ import pytest
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.server import ALL_TOOLS
 from odoo_mcp.tools.context import ToolContext
-from odoo_mcp.tools.core_toolsets import ListToolsetsInput, _without_credentials, list_toolsets
+from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets, without_credentials
 
 pytestmark = pytest.mark.anyio
 
@@ -25,7 +25,7 @@ async def test_lists_the_registered_tools_by_toolset(ctx: ToolContext, fake: Fak
 
 
 def test_connection_url_never_carries_credentials() -> None:
-    assert _without_credentials("https://bot:s3cret@odoo.example.com:8069/odoo?x=1") == (
+    assert without_credentials("https://bot:s3cret@odoo.example.com:8069/odoo?x=1") == (
         "https://odoo.example.com:8069/odoo"
     )
 
