@@ -25,7 +25,10 @@ from odoo_mcp.tools.core_common import checked_domain
 from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
 from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets
 
-__all__ = ["RESOURCES", "TEMPLATES", "ResourceContext", "ResourceInfo", "read_resource"]
+__all__ = [
+    "RESOURCES", "TEMPLATES", "ResourceContext", "ResourceInfo", "read_resource",
+    "user_display_name",
+]  # fmt: skip
 
 
 class ResourceInfo(BaseModel):

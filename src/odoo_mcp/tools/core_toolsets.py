@@ -15,7 +15,9 @@ from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ResultModel
 from odoo_mcp.toolsets import TOOLSETS, ToolsetInfo, toolset_of
 
-__all__ = ["TOOLS", "ListToolsetsInput", "ListToolsetsResult", "list_toolsets"]
+__all__ = [
+    "TOOLS", "ListToolsetsInput", "ListToolsetsResult", "list_toolsets", "without_credentials",
+]  # fmt: skip
 
 
 class ListToolsetsInput(InputModel):
