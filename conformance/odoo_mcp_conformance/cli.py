@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ def _run(args: argparse.Namespace) -> int:
         fake_url=args.fake_url,
         quiet=args.quiet,
         profile=args.profile,
+        workers=args.workers,
     )
     counts = ", ".join(f"{n} {status}" for status, n in report.requirement_counts.items())
     print(f"\n{report.target} (profile {report.profile}): requirements {counts}")
@@ -75,6 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "reference: every expectation counts (default: the target's profile, else spec)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="one character per scenario")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=min(os.cpu_count() or 1, 4),
+        help="processes sharing the scenarios, each with its own fake Odoo (default: the "
+        "number of CPUs, at most 4; 1 runs in this process)",
+    )
     run.set_defaults(func=_run)
     trace = sub.add_parser("trace", help="requirements x code x scenarios x results")
     trace.add_argument(

@@ -56,6 +56,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kit-results", default="", help="write raw scenario results (JSON) here")
     group.addoption("--kit-log-dir", default="", help="server stderr logs go here")
     group.addoption(
+        "--kit-shard", default="", help="I/N: run only the I-th of N shares of the scenarios"
+    )
+    group.addoption(
         "--kit-profile",
         default="",
         choices=("", *PROFILES),
@@ -110,12 +113,43 @@ def _configuration_key(item: pytest.Item) -> tuple[str, ...]:
     return tuple(sorted(texts))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run scenarios grouped by server configuration: each configuration starts one server
     process (about a second of start-up), so grouping cuts a run's wall time by a third.
     The order inside a group stays the feature files' order; verdicts do not depend on it
-    (every scenario starts from freshly reset demo data)."""
+    (every scenario starts from freshly reset demo data). A shard keeps whole groups."""
     items.sort(key=_configuration_key)
+    shard = config.getoption("--kit-shard")
+    if shard:
+        index, count = (int(part) for part in shard.split("/"))
+        kept = _shares(items, count)[index]
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = [item for item in items if item in kept]
+
+
+#: what a scenario costs, in rough seconds: a server start, a scenario, and the waits of
+#: scenarios that need their own server (subscriptions poll, limits count a window)
+_START_COST, _SCENARIO_COST, _FRESH_COST = 1.5, 0.3, 4.0
+
+
+def _shares(items: list[pytest.Item], count: int) -> list[set[pytest.Item]]:
+    """Groups of one server configuration dealt to ``count`` shares, the costliest group
+    first to the least loaded share: a deterministic split of about equal wall time."""
+    groups: dict[tuple[str, ...], list[pytest.Item]] = {}
+    for item in items:
+        groups.setdefault(_configuration_key(item), []).append(item)
+
+    def cost(group: list[pytest.Item]) -> float:
+        fresh = sum(1 for item in group if item.get_closest_marker("fresh_server"))
+        return _START_COST + _SCENARIO_COST * len(group) + _FRESH_COST * fresh
+
+    shares: list[set[pytest.Item]] = [set() for _ in range(count)]
+    loads = [0.0] * count
+    for key in sorted(groups, key=lambda k: (-cost(groups[k]), k)):
+        lightest = loads.index(min(loads))
+        shares[lightest].update(groups[key])
+        loads[lightest] += cost(groups[key])
+    return shares
 
 
 @pytest.fixture(scope="session")
@@ -136,6 +170,9 @@ def kit_profile(config: pytest.Config) -> Profile:
 def kit_log_dir(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Path:
     given = pytestconfig.getoption("--kit-log-dir")
     path = Path(given) if given else tmp_path_factory.mktemp("server-logs")
+    shard = pytestconfig.getoption("--kit-shard")
+    if shard:  # shards number their servers alike: one directory each
+        path = path / f"shard-{shard.split('/')[0]}"
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,8 +38,15 @@ def run_kit(
     fake_url: str | None = None,
     quiet: bool = False,
     profile: str | None = None,
+    workers: int = 1,
 ) -> RunReport:
-    """Run every scenario against the target and write the reports into ``report_dir``."""
+    """Run every scenario against the target and write the reports into ``report_dir``.
+
+    With ``workers`` above one, the scenarios' server configurations are shared out among
+    that many pytest processes, each with its own fake Odoo (their data never meet); the
+    verdicts are the same as in one process. A given ``fake_url`` is shared state, so it
+    runs in one process.
+    """
     target = load_target(target_path)
     profile = profile or target.target.profile
     report_dir.mkdir(parents=True, exist_ok=True)
@@ -50,7 +59,6 @@ def run_kit(
         "-p", "odoo_mcp_conformance.plugin",
         "--kit-target", str(target_path),
         "--kit-odoo-version", odoo_version,
-        "--kit-results", str(raw),
         "--kit-log-dir", str(report_dir / "server-logs"),
         "--kit-profile", profile,
         "-q" if quiet else "-v",
@@ -60,21 +68,14 @@ def run_kit(
     ]  # fmt: skip
     if fake_url:
         args += ["--kit-fake-url", fake_url]
+        workers = 1
     if select:
         args += ["-k", select]
-    previous = os.environ.get("ODOO_MCP_KIT_FEATURES")
-    os.environ["ODOO_MCP_KIT_FEATURES"] = str((features or features_dir()).resolve())
-    try:
-        code = pytest.main(args)
-    finally:
-        if previous is None:
-            os.environ.pop("ODOO_MCP_KIT_FEATURES", None)
-        else:
-            os.environ["ODOO_MCP_KIT_FEATURES"] = previous
-    if not raw.exists():
-        raise RuntimeError(f"the scenarios did not run (pytest exit code {code}): see above")
-    results = [ScenarioResult.model_validate(r) for r in json.loads(raw.read_text())]
-    raw.unlink()
+    features_path = str((features or features_dir()).resolve())
+    if workers > 1:
+        results = _run_shards(args, raw, features_path, workers)
+    else:
+        results = _run_here(args, raw, features_path)
     baseline = load_baseline(baseline_path or default_baseline(target_path, target.name))
     report = build_report(
         target=target.name,
@@ -87,3 +88,43 @@ def run_kit(
     )
     write_reports(report, report_dir)
     return report
+
+
+def _read_results(raw: Path, code: int | str) -> list[ScenarioResult]:
+    if not raw.exists():
+        raise RuntimeError(f"the scenarios did not run (pytest exit code {code}): see above")
+    results = [ScenarioResult.model_validate(r) for r in json.loads(raw.read_text())]
+    raw.unlink()
+    return results
+
+
+def _run_here(args: list[str], raw: Path, features: str) -> list[ScenarioResult]:
+    """One pytest session in this process."""
+    previous = os.environ.get("ODOO_MCP_KIT_FEATURES")
+    os.environ["ODOO_MCP_KIT_FEATURES"] = features
+    try:
+        code = pytest.main([*args, "--kit-results", str(raw)])
+    finally:
+        if previous is None:
+            os.environ.pop("ODOO_MCP_KIT_FEATURES", None)
+        else:
+            os.environ["ODOO_MCP_KIT_FEATURES"] = previous
+    return _read_results(raw, code)
+
+
+def _run_shards(args: list[str], raw: Path, features: str, workers: int) -> list[ScenarioResult]:
+    """``workers`` pytest processes side by side, each running its share of the scenarios
+    (whole server configurations, so no server is started twice); their results merged."""
+    env = {**os.environ, "ODOO_MCP_KIT_FEATURES": features}
+    shards = []
+    for index in range(workers):
+        shard_raw = raw.with_name(f"scenarios.{index}.raw.json")
+        shard_raw.unlink(missing_ok=True)
+        command = [sys.executable, "-m", "pytest", *args, "--kit-results", str(shard_raw),
+                   "--kit-shard", f"{index}/{workers}"]  # fmt: skip
+        shards.append((subprocess.Popen(command, env=env), shard_raw))
+    results: list[ScenarioResult] = []
+    for process, shard_raw in shards:
+        code = process.wait()
+        results += _read_results(shard_raw, code)
+    return sorted(results, key=lambda r: (r.feature, r.id))

@@ -1,0 +1,31 @@
+"""A kit run shared among processes gives the verdicts of a run in one process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kit_runs import ROOT, _feature_subset, run_kit
+
+REFERENCE = ROOT / "conformance" / "targets" / "reference.toml"
+#: several server configurations (modes, lists, fresh servers) in a few dozen scenarios
+FEATURES = ("safety_modes.feature", "safety_limits_audit.feature", "tools_meta.feature")
+
+
+def _outcomes(report: dict[str, object]) -> dict[str, str]:
+    scenarios = report["scenarios"]
+    assert isinstance(scenarios, list)
+    return {f"{s['feature']}::{s['id']}": s["outcome"] for s in scenarios}
+
+
+def test_two_workers_give_the_verdicts_of_one(tmp_path: Path) -> None:
+    features = _feature_subset(tmp_path / "features", FEATURES)
+    one = run_kit(REFERENCE, tmp_path / "one", "--features", str(features), "--workers", "1")
+    two = run_kit(REFERENCE, tmp_path / "two", "--features", str(features), "--workers", "2")
+    assert one.returncode == 0, one.output[-2000:]
+    assert _outcomes(two.report) == _outcomes(one.report), two.output[-2000:]
+    assert two.report["requirements"] == one.report["requirements"]
+    assert len(_outcomes(one.report)) >= 20
+    # each worker served its own fake and started its own servers, in its own log directory
+    shard_logs = sorted(p.name for p in (tmp_path / "two" / "server-logs").iterdir())
+    assert shard_logs == ["shard-0", "shard-1"]
+    assert all(any((tmp_path / "two" / "server-logs" / s).iterdir()) for s in shard_logs)
