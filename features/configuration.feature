@@ -74,6 +74,19 @@ Feature: Configuration
       """
     Then the call fails with error code "MODEL_BLOCKED"
 
+  @REQ-11-27
+  Scenario: the command line beats the environment, which beats the file
+    Given the server configuration file holds:
+      """
+      {"mode": "full"}
+      """
+    And the server environment variable "ODOO_MCP_MODE" is "restricted"
+    And the server's command line sets "mode" to "readonly"
+    When the client lists the tools
+    Then the tool list includes "odoo_core_search_read"
+    And the tool list does not include "odoo_core_create"
+    And the tool list does not include "odoo_core_unlink"
+
   @REQ-11-28 @REQ-11-29
   Scenario: an unknown mode stops the start
     When the server is started with the settings:

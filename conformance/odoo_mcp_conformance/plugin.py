@@ -84,7 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 #: Given steps that decide which server process a scenario needs
 _CONFIGURING = ("the server runs in", "the server setting", "the server connects to Odoo as",
-                "the server environment variable",
+                "the server environment variable", "the server's command line",
                 "the server talks to Odoo over", "the server configuration file",
                 "the audit log is enabled", "a fresh server")  # fmt: skip
 

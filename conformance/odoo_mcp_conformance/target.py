@@ -187,6 +187,9 @@ class Target(BaseModel):
     target: TargetInfo
     env: dict[str, str] = Field(default_factory=dict)
     settings: dict[str, SettingMapping] = Field(default_factory=dict)
+    #: the command-line flag of a setting, for the scenarios on where settings come from
+    #: (a flag beats the environment, REQ-11-27); a setting not listed has no flag to test
+    command_line: dict[str, str] = Field(default_factory=dict)
     capabilities: Capabilities = Capabilities()
     #: directory of the target file, for ``{target_dir}``
     base_dir: str = ""
@@ -219,6 +222,7 @@ class Target(BaseModel):
         settings: Mapping[str, str | bool | int | Sequence[str]],
         extra: Mapping[str, str] | None = None,
         raw_env: Mapping[str, str] | None = None,
+        command_line: Mapping[str, str] | None = None,
     ) -> Launch:
         """The launch for these coordinates and settings; NotApplicable when unmappable.
 
@@ -258,6 +262,11 @@ class Target(BaseModel):
             else:
                 env[mapping.env] = mapping.render(name, value)
         env.update(raw_env or {})
+        for name, value in sorted((command_line or {}).items()):
+            flag = self.command_line.get(name)
+            if flag is None:
+                raise NotApplicable(f"the target has no command-line flag for {name!r}")
+            flags += [flag, value]
         info = self.target
         return Launch(
             transport=info.transport,

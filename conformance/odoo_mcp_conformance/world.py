@@ -38,6 +38,8 @@ class World:
     settings: dict[str, Any] = field(default_factory=dict)
     #: environment variables sent by the spec's own names, bypassing the target's mapping
     raw_env: dict[str, str] = field(default_factory=dict)
+    #: settings given on the command line, by the target's ``[command_line]`` flags
+    command_line: dict[str, str] = field(default_factory=dict)
     user: str = "admin"
     fresh: bool = False
     client_mode: ConnectMode = "legacy"
@@ -66,6 +68,12 @@ class World:
             raise AssertionError(f"setting {name} after the server started: reorder the steps")
         self.raw_env[name] = value
 
+    def configure_flag(self, name: str, value: str) -> None:
+        """Give a setting on the server's command line (the target names the flag)."""
+        if self.driver is not None:
+            raise AssertionError(f"setting {name} after the server started: reorder the steps")
+        self.command_line[name] = value
+
     def server(self) -> McpDriver:
         """The connected server for this scenario's settings (started on first use)."""
         if self.driver is None:
@@ -75,7 +83,10 @@ class World:
                     self.target.check_protocol(protocol)
                     self._check_odoo_serves(protocol)
                 launch = self.target.render(
-                    self.control.coordinates(self.user), self.settings, raw_env=self.raw_env
+                    self.control.coordinates(self.user),
+                    self.settings,
+                    raw_env=self.raw_env,
+                    command_line=self.command_line,
                 )
             except NotApplicable as exc:
                 not_applicable(str(exc))

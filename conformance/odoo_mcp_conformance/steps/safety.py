@@ -28,6 +28,11 @@ def _config_file(world: World, docstring: str) -> None:
     world.configure("config_file", str(path))
 
 
+@given(parsers.parse('the server\'s command line sets "{name}" to "{value}"'))
+def _command_line(world: World, name: str, value: str) -> None:
+    world.configure_flag(name, value)
+
+
 @when(parsers.parse("the server is started with the settings:"))
 def _start_with(world: World, docstring: str) -> None:
     """Launch the target's command and let it fail (or not) on its own: no MCP session."""
