@@ -246,10 +246,10 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
   @REQ-04-38
   Scenario: search_read and count describe the domain syntax
     When the client lists the tools
-    Then the tool "odoo_core_search_read" description contains "prefix notation"
-    And the tool "odoo_core_search_read" description contains "ilike"
+    Then the tool "odoo_core_search_read" description names each of ["=", "!=", ">", ">=", "<", "<=", "like", "ilike", "in", "not in", "child_of", "parent_of", "|", "&", "!"]
+    And the tool "odoo_core_search_read" description contains "prefix notation"
+    And the tool "odoo_core_count" description names each of ["=", "!=", ">", ">=", "<", "<=", "like", "ilike", "in", "not in", "child_of", "parent_of", "|", "&", "!"]
     And the tool "odoo_core_count" description contains "prefix notation"
-    And the tool "odoo_core_count" description contains "child_of"
 
   @REQ-04-01
   Scenario: search_read's input schema has the spec's defaults and bounds

@@ -472,6 +472,23 @@ def _description(world: World, name: str, text: str) -> None:
     assert text in (tool.description or ""), f"{name} description lacks {text!r}"
 
 
+@check(parsers.parse('the tool "{name}" description names each of {tokens}'))
+def _description_tokens(world: World, name: str, tokens: str) -> None:
+    """Each token of a JSON list stands in the description on its own (``in`` inside
+    ``not in`` or ``=`` inside ``>=`` does not count)."""
+    tool = _tool(world, name)
+    if tool is None:
+        pytest.fail(f"{name} is not listed")
+    text = tool.description or ""
+    missing = [
+        token
+        for token in json.loads(tokens)
+        if not re.search(rf"(?<![\w=!<>]){re.escape(token)}(?![\w=])", text)
+        or (token == "in" and not re.search(r"(?<!not )(?<![\w=!<>])in(?!\w)", text))
+    ]
+    assert not missing, f"{name} description lacks {missing}"
+
+
 @given(parsers.parse('the target claims the capability "{name}"'))
 def _claims(world: World, name: str) -> None:
     if name not in world.target.capabilities.features:
