@@ -49,7 +49,7 @@ def wrap_tool(name: str, post: Callable[[dict[str, Any]], dict[str, Any]]) -> No
 def serve() -> None:
     from odoo_mcp.cli import main
 
-    sys.exit(main(["serve"]))
+    sys.exit(main(["serve", *sys.argv[1:]]))  # the target's [command_line] flags
 
 
 Handler = Callable[[Any, Any], Awaitable[Any]]
