@@ -30,7 +30,7 @@ def test_every_http_requirement_passes(tmp_path: Path, reference_run: KitRun) ->
     )
     assert run.returncode == 0, run.output[-3000:]
     statuses = {k: v for k, v in run.statuses().items() if k.startswith("REQ-HTTP-")}
-    assert len(statuses) == 19
+    assert len(statuses) == 21
     assert {k for k, v in statuses.items() if v != "passing"} == set(), statuses
     spec = rejudge(RunReport.model_validate(run.report), "spec", load_catalogue(), Baseline())
     assert spec.meets_baseline, spec.unexpected_failures  # and in the spec profile

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx2
 import pytest
@@ -85,3 +86,50 @@ def test_ping_before_initialize_and_unknown_methods_before_session_work(http_bas
             assert answer.json()["id"] == 9 and answer.json()["error"]["code"] == -32601
         note = {"jsonrpc": "2.0", "method": "notifications/no_such_thing"}
         assert http.post("/mcp", json=note).status_code == 202
+
+
+def test_a_state_change_is_seen_at_once_even_by_concurrent_requests(http_base: str) -> None:
+    """REQ-HTTP-20: discovery sent together right after initialize, and requests racing
+    notifications/initialized, are all served (in either state, never refused)."""
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    started = httpx2.post(f"{http_base}/mcp", json=init, headers=ACCEPT)
+    headers = {**ACCEPT, "mcp-session-id": started.headers["mcp-session-id"],
+               "mcp-protocol-version": "2025-06-18"}  # fmt: skip
+
+    def post(body: dict[str, object]) -> httpx2.Response:
+        return httpx2.post(f"{http_base}/mcp", json=body, headers=headers, timeout=30)
+
+    def request(number: int, method: str) -> dict[str, object]:
+        return {"jsonrpc": "2.0", "id": number, "method": method, "params": {}}
+
+    note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    discovery = [request(n, m) for n, m in enumerate(("tools/list", "prompts/list", "ping"), 2)]
+    racing = [note, *(request(n, "tools/list") for n in range(10, 14))]
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        first = list(pool.map(post, discovery))
+        second = list(pool.map(post, racing))
+    assert [a.status_code for a in first] == [200, 200, 200], [a.text for a in first]
+    assert [a.status_code for a in second] == [202, 200, 200, 200, 200]
+    assert all("odoo_core_search_read" in a.text for a in second[1:])
+
+
+def test_the_public_url_is_the_advertised_endpoint(fake_url: str) -> None:
+    """REQ-HTTP-12 (decision 33): with public_url set, the server gives it as its endpoint."""
+    for base in serve_http(fake_url, "--public-url", "https://mcp.example.com/mcp"):
+        answer = httpx2.get(f"{base}/health").json()
+        assert answer["endpoint"] == "https://mcp.example.com/mcp"
+
+
+def test_a_server_on_all_interfaces_authenticates_by_default(fake_url: str) -> None:
+    """REQ-HTTP-18 (decision 33): started on 0.0.0.0 with no http_auth setting, the server
+    refuses a request without a token (loopback, above, stays open)."""
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    for base in serve_http(fake_url, "--host", "0.0.0.0"):
+        assert httpx2.get(f"{base}/health").json()["auth"] == "bearer"
+        answer = httpx2.post(f"{base}/mcp", json=init, headers=ACCEPT)
+        assert answer.status_code == 401
+        assert answer.headers["www-authenticate"].lower().startswith("bearer")

@@ -9,6 +9,7 @@ their last ``data:`` line.
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx2
@@ -32,6 +33,7 @@ def _initialize_request(version: str = "2025-06-18") -> dict[str, Any]:
 _SESSION = "http_session_id"
 _VERSION = "http_protocol_version"
 _ANSWER = "http_answer"
+_CONCURRENT = "http_concurrent_answers"
 
 
 def _url(world: World) -> str:
@@ -126,6 +128,21 @@ def _stateless(world: World) -> None:
     world.configure("stateless_http", True)
 
 
+@given("the server runs in its default HTTP session mode")
+def _default_mode(world: World) -> None:
+    """REQ-HTTP-21: no session-mode setting at all (the target's own launch decides)."""
+    if "stateless_http" in world.settings:
+        raise AssertionError("the scenario set stateless_http: it tests the default mode")
+
+
+@given(parsers.parse('the HTTP server listens on "{host}" with no authentication setting'))
+def _listens_on(world: World, host: str) -> None:
+    """REQ-HTTP-18: the listen address (setting ``http_host``) with authentication left to
+    its default (setting ``http_auth`` = ``default``); N/A for targets that map neither."""
+    world.configure("http_host", host)
+    world.configure("http_auth", "default")
+
+
 # -- When ---------------------------------------------------------------------------------------
 @when(parsers.parse('the client initializes a session with protocol version "{version}"'))
 def _initialize(world: World, version: str, token: str = "own") -> None:
@@ -186,6 +203,12 @@ def _no_token(world: World, method: str) -> None:
     _send(world, "POST", _request(method), session="none", token="none")
 
 
+@when(parsers.parse('the client sends "{method}" on its session without a token'))
+def _no_token_on_session(world: World, method: str) -> None:
+    world.control.clear_calls()
+    _send(world, "POST", _request(method), session="own", token="none")
+
+
 @when(parsers.parse('the client sends "{method}" without a session id and the token "{token}"'))
 def _bad_token(world: World, method: str, token: str) -> None:
     world.control.clear_calls()
@@ -197,6 +220,26 @@ def _malformed(world: World) -> None:
     headers = {**_headers(world, "own"), "Mcp-Session-Id": str(world.remembered.get(_SESSION))}
     with httpx2.Client(timeout=30) as http:
         world.remembered[_ANSWER] = http.post(_url(world), content=b"{not json", headers=headers)
+
+
+@when(parsers.parse('the client sends "{methods}" on its session concurrently'))
+def _concurrently(world: World, methods: str) -> None:
+    """REQ-HTTP-20: the comma-separated requests leave together, each on its own connection;
+    the last one's answer is the answer later checks read."""
+    names = [name.strip() for name in methods.split(",")]
+    session = world.remembered.get(_SESSION)
+    if not isinstance(session, str):
+        raise AssertionError("no session was initialized in this scenario")
+    url, headers = _url(world), {**_headers(world, "own"), "Mcp-Session-Id": session}
+
+    def one(index: int, method: str) -> httpx2.Response:
+        with httpx2.Client(timeout=30) as http:
+            return http.post(url, json=_request(method, 10 + index), headers=headers)
+
+    with ThreadPoolExecutor(max_workers=len(names)) as pool:
+        answers = list(pool.map(one, range(len(names)), names))
+    world.remembered[_CONCURRENT] = list(zip(names, answers, strict=True))
+    world.remembered[_ANSWER] = answers[-1]
 
 
 @when("the client ends its session")
@@ -219,6 +262,28 @@ def _status(world: World, status: int) -> None:
     assert answer.status_code == status, (
         f"HTTP {answer.status_code}, expected {status}: {answer.text[:300]!r}"
     )
+
+
+@check(parsers.parse('every concurrent "{method}" has the HTTP status {status:d}'))
+def _concurrent_status(world: World, method: str, status: int) -> None:
+    answers = world.remembered.get(_CONCURRENT)
+    assert isinstance(answers, list), "no concurrent requests were sent in this scenario"
+    mine = [answer for name, answer in answers if name == method]
+    assert mine, f"no concurrent {method} was sent"
+    wrong = [f"HTTP {a.status_code}: {a.text[:200]!r}" for a in mine if a.status_code != status]
+    assert not wrong, f"{len(wrong)} of {len(mine)} {method} answers: {wrong}"
+
+
+@check(parsers.parse('the JSON answer "{path}" is {value}'))
+def _json_path(world: World, path: str, value: str) -> None:
+    """A plain JSON answer (not JSON-RPC), such as the health endpoint's."""
+    try:
+        body = _answer(world).json()
+    except ValueError as exc:
+        raise AssertionError(f"not JSON: {_answer(world).text[:300]!r}") from exc
+    actual, expected = lookup(body, path), json.loads(value)
+    assert actual is not MISSING, f"the answer has no {path!r}: {json.dumps(body)[:300]}"
+    assert matches(actual, expected), f"{path} is {json.dumps(actual)[:300]}, expected {value}"
 
 
 @check(parsers.parse('the answer has the header "{name}"'))

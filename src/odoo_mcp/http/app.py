@@ -1,6 +1,7 @@
-"""REQ-HTTP-01, REQ-HTTP-10, REQ-HTTP-11, REQ-HTTP-19: ``odoo-mcp serve --transport http``:
-the SDK's streamable HTTP app at ``mcp_path`` (stateful sessions with ``Mcp-Session-Id``, or
-``--stateless``), mounted beside an unauthenticated ``GET /health``.
+"""REQ-HTTP-01, REQ-HTTP-10, REQ-HTTP-11, REQ-HTTP-19, REQ-HTTP-21: ``odoo-mcp serve
+--transport http``: the SDK's streamable HTTP app at ``mcp_path`` (stateful sessions with
+``Mcp-Session-Id`` unless ``--stateless`` is given: stateful is the default), mounted beside an
+unauthenticated ``GET /health`` (decision 33).
 
 With ``http_auth`` on (the default off loopback, REQ-HTTP-18) the MCP endpoint sits behind
 :class:`~odoo_mcp.http.auth.BearerAuth` and each request acts as its caller's Odoo user; off
@@ -73,8 +74,10 @@ def build_http_app(
     (REQ-HTTP-03), only initialize before a session (REQ-HTTP-04), every method while
     initializing (REQ-HTTP-05), 202 for notifications (REQ-HTTP-06), JSON-RPC errors with 200
     (REQ-HTTP-07), 400/404 transport errors (REQ-HTTP-08) and the negotiated protocol version
-    (REQ-HTTP-10). ``EarlyMethods`` adds what it lacks: ``ping`` before a session
-    (REQ-HTTP-04) and unknown methods refused before any session work (REQ-HTTP-09).
+    (REQ-HTTP-10). Session state lives in this process's memory, so a state change is seen at
+    once by the next request, and by one racing it (REQ-HTTP-20). ``EarlyMethods`` adds what
+    it lacks: ``ping`` before a session (REQ-HTTP-04) and unknown methods refused before any
+    session work (REQ-HTTP-09).
 
     REQ-HTTP-13: with authentication on, ``callers`` (or one built from the configuration)
     turns each request's Bearer token into its caller's Odoo connection.
@@ -93,7 +96,8 @@ def build_http_app(
         mcp_app = BearerAuth(mcp_app, callers, mcp_path=config.mcp_path)
 
     async def health(_request: Request) -> JSONResponse:
-        """REQ-HTTP-19: liveness and the Odoo connection's state, without authentication."""
+        """REQ-HTTP-19, REQ-HTTP-12 (decision 33): liveness and the Odoo connection's state,
+        without authentication; ``endpoint`` is the public URL when one is set."""
         info = connection.get_connection_info()
         return JSONResponse(
             {
