@@ -209,6 +209,21 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     And the client counts "sale.order" records on its session as "admin"
     Then the tool result "count" is 39
 
+  # SPEC-11 puts the limits on each MCP session (per client): one HTTP server, two sessions
+  @REQ-11-20 @REQ-HTTP-16 @needs_rate_limit @fresh_server
+  Scenario: two sessions on one server have their own rate limits
+    Given the target authenticates HTTP callers
+    And the server setting "rate_limit_enabled" is "true"
+    And the server setting "rate_limit_rpm" is "2"
+    And the server setting "rate_limit_burst" is "1"
+    When the client initializes a session as "admin"
+    And the client counts "res.partner" records on its session as "admin" 5 times
+    Then the tool result "code" is "RATE_LIMITED"
+    And the tool result "retry_after" is "<number>"
+    When the client initializes a session as "admin"
+    And the client counts "res.partner" records on its session as "admin"
+    Then the tool result "count" is "<int>"
+
   # the health endpoint comes from the issue that asks for this transport (decision 33)
   @REQ-HTTP-19 @decision-33
   Scenario: the health endpoint answers without a token

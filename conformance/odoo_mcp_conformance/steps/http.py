@@ -168,6 +168,15 @@ def _count_as(world: World, model: str, user: str) -> None:
     _send(world, "POST", body, session="own", token=f"user:{user}")
 
 
+@when(
+    parsers.parse('the client counts "{model}" records on its session as "{user}" {times:d} times')
+)
+def _count_as_times(world: World, model: str, user: str, times: int) -> None:
+    """The last answer is kept (the one over a limit, when there is one)."""
+    for _ in range(times):
+        _count_as(world, model, user)
+
+
 @when(parsers.parse('the client initializes a session through the host "{host}"'))
 def _through_host(world: World, host: str) -> None:
     headers = {**_headers(world, "own"), "Host": host}
