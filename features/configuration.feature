@@ -74,7 +74,7 @@ Feature: Configuration
       """
     Then the call fails with error code "MODEL_BLOCKED"
 
-  @REQ-11-27
+  @REQ-11-27 @REQ-01-29
   Scenario: the command line beats the environment, which beats the file
     Given the server configuration file holds:
       """
@@ -116,3 +116,49 @@ Feature: Configuration
       """
     Then the server refuses to start
     And the start-up error mentions "rate_limit_rpm"
+
+  # SPEC-01's capability list (REQ-01-17/18); resources.subscribe is also REQ-06-13's
+  @REQ-01-17
+  Scenario: the server announces the capabilities of the architecture notes
+    When the client looks at how the server introduced itself
+    Then the result contains:
+      """
+      {"capabilities": {"tools": {"listChanged": true},
+                        "resources": {"subscribe": true, "listChanged": true},
+                        "prompts": {"listChanged": true},
+                        "logging": {}}}
+      """
+    And [reference] the result "serverInfo.name" is "odoo-mcp"
+    And [reference] the result "serverInfo.version" matches the pattern "^\d+\.\d+\.\d+"
+
+  # SPEC-01's shutdown: stop intake, drain (30 s at most), close Odoo, exit 0
+  @REQ-01-24 @fresh_server
+  Scenario Outline: <signal> lets the call in flight finish, takes no new request and exits 0
+    When the server gets <signal> while a call waits 1.5 s on Odoo
+    Then the call that waited on Odoo is answered
+    And the request sent after the signal is not served
+    And the server exits with code 0
+
+    Examples:
+      | signal  |
+      | SIGTERM |
+      | SIGINT  |
+
+  # SPEC-01's logging: stderr, MCP's levels; the logger's name in the line is our format
+  @REQ-01-21 @needs_error_logs @fresh_server
+  Scenario: at the info level the server logs to stderr
+    Given the server setting "log_level" is "info"
+    When the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner"}
+      """
+    Then the call succeeds
+    And the server log has an INFO line with ""
+    And [reference] the server log has an INFO line with "odoo_mcp"
+
+  @REQ-01-15
+  Scenario: an Odoo that cannot be reached stops the start with the reason
+    When the server is started against an Odoo that refuses connections
+    Then the server refuses to start
+    And the start-up error carries no traceback
+    And [reference] the start-up error mentions "127.0.0.1"

@@ -7,7 +7,7 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
   Background:
     Given the target serves MCP over HTTP
 
-  @REQ-HTTP-01 @REQ-HTTP-02
+  @REQ-HTTP-01 @REQ-HTTP-02 @REQ-01-10
   Scenario: initialize opens a session and answers the server's capabilities
     When the client initializes a session with protocol version "2025-06-18"
     Then the HTTP status is 200

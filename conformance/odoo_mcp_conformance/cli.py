@@ -7,14 +7,18 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from odoo_mcp_conformance.report import RunReport
 
 __all__ = ["main"]
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run_kit(args: argparse.Namespace) -> RunReport:
     from odoo_mcp_conformance.runner import run_kit
 
-    report = run_kit(
+    return run_kit(
         Path(args.target),
         Path(args.report_dir),
         baseline_path=Path(args.baseline) if args.baseline else None,
@@ -27,6 +31,14 @@ def _run(args: argparse.Namespace) -> int:
         profile=args.profile,
         workers=args.workers,
     )
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        report = _run_kit(args)
+    except RuntimeError as exc:  # nothing was judged: not a verdict, a broken run
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     counts = ", ".join(f"{n} {status}" for status, n in report.requirement_counts.items())
     print(f"\n{report.target} (profile {report.profile}): requirements {counts}")
     scenario_counts = ", ".join(f"{n} {o}" for o, n in report.scenario_counts.items())

@@ -116,6 +116,7 @@ class McpDriver:
         self.headers = dict(headers or {})
         #: where this scenario's part of a pooled server's stderr starts
         self._log_start = 0
+        self._served = False
 
     def _run(self, fn: Callable[[], Any]) -> Any:
         async def call() -> Any:
@@ -145,10 +146,13 @@ class McpDriver:
         return self._run(lambda: fn(self.client))
 
     def begin_scenario(self) -> None:
-        """A new scenario uses this server: its log checks see only what comes from now on."""
+        """A scenario uses this server. Its log checks see what the server wrote since the
+        previous scenario ended (its start-up too, when this is its first scenario)."""
         self.notifications.clear()
-        exists = self.stderr_path is not None and self.stderr_path.exists()
-        self._log_start = self.stderr_path.stat().st_size if exists else 0  # type: ignore[union-attr]
+        if self._served:
+            exists = self.stderr_path is not None and self.stderr_path.exists()
+            self._log_start = self.stderr_path.stat().st_size if exists else 0  # type: ignore[union-attr]
+        self._served = True
 
     def stderr(self) -> str:
         """What the server wrote to stderr during the current scenario."""

@@ -90,8 +90,18 @@ def run_kit(
     return report
 
 
-def _read_results(raw: Path, code: int | str) -> list[ScenarioResult]:
-    if not raw.exists():
+#: pytest's exit codes for a run that judged nothing: interrupted (a feature that does not
+#: collect, e.g. an unknown tag), internal error, usage error, no scenario selected
+_NOTHING_JUDGED = frozenset({2, 3, 4, 5})
+
+
+def _read_results(
+    raw: Path, code: int | str, *, may_be_empty: bool = False
+) -> list[ScenarioResult]:
+    """The scenarios' raw results; a run that judged nothing is an error, not a verdict (a
+    shard may get no scenario: ``may_be_empty``)."""
+    broken = int(code) in _NOTHING_JUDGED and not (may_be_empty and int(code) == 5)
+    if not raw.exists() or broken:
         raise RuntimeError(f"the scenarios did not run (pytest exit code {code}): see above")
     results = [ScenarioResult.model_validate(r) for r in json.loads(raw.read_text())]
     raw.unlink()
@@ -126,5 +136,7 @@ def _run_shards(args: list[str], raw: Path, features: str, workers: int) -> list
     results: list[ScenarioResult] = []
     for process, shard_raw in shards:
         code = process.wait()
-        results += _read_results(shard_raw, code)
+        results += _read_results(shard_raw, code, may_be_empty=True)
+    if not results:
+        raise RuntimeError("no scenario was selected: see above")
     return sorted(results, key=lambda r: (r.feature, r.id))

@@ -112,7 +112,7 @@ class OdooMcpConfig(BaseSettings):
     """Path of a CA bundle to verify the Odoo certificate with."""
     # Transport
     transport: Annotated[Literal["stdio", "sse", "http"], Lowered] = "stdio"
-    """MCP transport: stdio, or http (streamable HTTP)."""
+    """MCP transport: stdio, or http (streamable HTTP); sse is refused (decision 34)."""
     host: str = "127.0.0.1"
     """Interface the HTTP transport listens on."""
     port: int = Field(default=8080, ge=1, le=65535)

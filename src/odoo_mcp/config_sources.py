@@ -254,6 +254,11 @@ def cross_field_problems(values: Mapping[str, Any]) -> list[str]:
             "field_blocklist (ODOO_MCP_FIELD_BLOCKLIST) takes bare field names, blocked on "
             f"every model (REQ-11-13): {', '.join(dotted)} would block nothing"
         )
+    if values.get("transport") == "sse":
+        problems.append(
+            "transport sse (ODOO_MCP_TRANSPORT) is not offered: MCP replaced the SSE transport "
+            "with streamable HTTP (protocol 2025-03-26); use transport http (decision 34)"
+        )
     loopback = values.get("host", "127.0.0.1") in ("127.0.0.1", "localhost", "::1")
     if values.get("transport") == "http" and not loopback and values.get("http_auth") == "off":
         problems.append(

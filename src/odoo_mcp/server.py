@@ -219,8 +219,10 @@ def build_server(
     low.add_request_handler(
         "subscriptions/listen", SubscriptionsListenRequestParams, ListenWatcher(subscriptions, bus)
     )
-    # REQ-01-17: tools.listChanged true (the SDK has no public knob for it)
+    # REQ-01-17/18: tools, resources and prompts announce listChanged (the SDK has no public
+    # knob for it); the lists are fixed for a session's life, so no such notification is due
     low.create_initialization_options = partial(  # type: ignore[method-assign]
-        low.create_initialization_options, NotificationOptions(tools_changed=True)
+        low.create_initialization_options,
+        NotificationOptions(tools_changed=True, resources_changed=True, prompts_changed=True),
     )
     return server

@@ -11,17 +11,30 @@ stdio streams (the same private handle ``server.build_server`` wires the handler
 from __future__ import annotations
 
 import logging
+import os
+import signal
+from typing import Final
 
 import anyio
 from mcp.server import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
-from mcp.types import PARSE_ERROR, ErrorData, JSONRPCError
+from mcp.types import (
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    RequestId,
+)
 
 __all__ = ["run_stdio"]
 
 logger = logging.getLogger("odoo_mcp.stdio")
+
+#: REQ-01-24: how long requests already received may run on after SIGTERM or SIGINT
+DRAIN_SECONDS: Final = 30.0
 
 
 def parse_error(exc: Exception) -> SessionMessage:
@@ -33,14 +46,24 @@ def parse_error(exc: Exception) -> SessionMessage:
     return SessionMessage(JSONRPCError(jsonrpc="2.0", id=None, error=error))
 
 
-async def run_stdio(server: MCPServer) -> None:
-    """Serve ``server`` on stdin/stdout; an unparsable line is answered -32700."""
+async def run_stdio(server: MCPServer, *, drain_seconds: float = DRAIN_SECONDS) -> None:
+    """Serve ``server`` on stdin/stdout; an unparsable line is answered -32700.
+
+    REQ-01-24: on SIGTERM or SIGINT no further request is read; those already received are
+    answered (for ``drain_seconds`` at most), then the session ends, the server's lifespan
+    closes the Odoo connection and this returns, so the process exits 0. The SDK cancels
+    what is still running when its input ends, so the input is only closed once the
+    requests in flight (tracked by id on the way in and out) are answered.
+    """
     low = server._lowlevel_server
     async with stdio_server() as (read_stream, write_stream):
         relay_writer, relay_reader = create_context_streams[SessionMessage | Exception](0)
+        answer_writer, answer_reader = create_context_streams[SessionMessage](0)
+        in_flight: set[RequestId] = set()
+        intake = anyio.CancelScope()
 
         async def relay() -> None:
-            async with relay_writer:
+            with intake:
                 async for item in read_stream:
                     if isinstance(item, Exception):
                         logger.warning(
@@ -48,9 +71,52 @@ async def run_stdio(server: MCPServer) -> None:
                         )
                         await write_stream.send(parse_error(item))
                         continue
+                    if isinstance(item.message, JSONRPCRequest):
+                        in_flight.add(item.message.id)
                     await relay_writer.send(item)
+            if not intake.cancel_called:  # the client closed stdin: the session is over
+                await relay_writer.aclose()
+
+        async def answer() -> None:
+            async with answer_reader:
+                async for message in answer_reader:
+                    if isinstance(message.message, JSONRPCResponse | JSONRPCError):
+                        in_flight.discard(message.message.id)
+                    await write_stream.send(message)
 
         async with anyio.create_task_group() as tasks:
+
+            async def stop_on_signal() -> None:
+                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                    async for signum in signals:
+                        logger.info(
+                            "%s: no new requests; draining %d for up to %.0f s",
+                            signal.Signals(signum).name,
+                            len(in_flight),
+                            drain_seconds,
+                        )
+                        intake.cancel()
+                        with anyio.move_on_after(drain_seconds) as drain:
+                            while in_flight:
+                                await anyio.sleep(0.02)
+                        if drain.cancelled_caught:
+                            logger.warning(
+                                "drain time over: %d requests unanswered", len(in_flight)
+                            )
+                        await relay_writer.aclose()
+                        return
+
             tasks.start_soon(relay)
-            await low.run(relay_reader, write_stream, low.create_initialization_options())
+            tasks.start_soon(answer)
+            tasks.start_soon(stop_on_signal)
+            async with answer_writer:
+                await low.run(relay_reader, answer_writer, low.create_initialization_options())
             tasks.cancel_scope.cancel()
+        if intake.cancel_called:
+            # The SDK's stdin reader is a thread blocked on a pipe the client may keep open:
+            # leaving stdio_server() would wait for it forever. Every answer is handed to the
+            # stdout writer and the lifespan has closed Odoo: let the writer flush, then go.
+            await write_stream.aclose()
+            await anyio.sleep(0.1)
+            logging.shutdown()
+            os._exit(0)

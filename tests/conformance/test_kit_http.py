@@ -39,7 +39,7 @@ def test_every_http_requirement_passes(tmp_path: Path, reference_run: KitRun) ->
         results=[reference_run.report_dir / "report.json", run.report_dir / "report.json"]
     )
     assert merged.target == "reference + reference-http"
-    assert check_trace(merged, [*PROVEN_DOCUMENTS, "HTTP"]) == []
+    assert check_trace(merged, [*PROVEN_DOCUMENTS, "HTTP", "SPEC-01"]) == []
     stdio = build_trace(results=reference_run.report_dir / "report.json")
     assert {r.id for r in merged.rows if r.status == "passing"} > {
         r.id for r in stdio.rows if r.status == "passing"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,69 @@ async def test_stdio_answers_every_line_even_one_it_cannot_parse() -> None:
     finally:
         process.kill()
         await process.wait()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_a_signal_drains_the_requests_in_flight_and_exits_0(
+    fake_odoo_server: FakeOdoo, signum: int
+) -> None:
+    """REQ-01-24: on SIGTERM/SIGINT the stdio server reads no new request, answers the one
+    already running (Odoo answers it 1.5 s later) and exits 0."""
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", ""),
+           "ODOO_URL": fake_odoo_server.url, "ODOO_DB": "demo", "ODOO_USERNAME": "admin",
+           "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_LOG_LEVEL": "info"}  # fmt: skip
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "odoo_mcp", "serve", env=env, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+
+    async def send(message: dict[str, Any]) -> None:
+        assert process.stdin is not None
+        process.stdin.write(json.dumps(message).encode() + b"\n")
+        await process.stdin.drain()
+
+    async def answer() -> dict[str, Any]:
+        assert process.stdout is not None
+        data: dict[str, Any] = json.loads(
+            await asyncio.wait_for(process.stdout.readline(), timeout=20)
+        )
+        return data
+
+    try:
+        await send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}})  # fmt: skip
+        assert (await answer())["id"] == 1
+        await send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        fake_odoo_server.inject_fault("latency", seconds=1.5, count=1)
+        await send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "odoo_core_count", "arguments": {"model": "res.partner"}}})  # fmt: skip
+        await asyncio.sleep(0.5)  # the call is waiting on Odoo
+        process.send_signal(signum)
+        await asyncio.sleep(0.2)
+        await send({"jsonrpc": "2.0", "id": 3, "method": "ping"})  # after the signal: not read
+        drained = await answer()
+        assert drained.get("id") == 2 and "result" in drained, drained
+        assert drained["result"]["isError"] is False, drained
+        assert await asyncio.wait_for(process.wait(), timeout=10) == 0
+        rest = await process.stdout.read()
+        assert b'"id":3' not in rest.replace(b" ", b""), rest
+        assert process.stderr is not None
+        log = (await process.stderr.read()).decode()
+        assert f"{signal.Signals(signum).name}: no new requests" in log, log[-2000:]
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+def test_the_sse_transport_is_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    """REQ-01-09 (decision 34): asking for SSE stops the start and says to use http, instead
+    of serving something else."""
+    environ = {"ODOO_URL": "http://odoo.example.com", "ODOO_DB": "demo",
+               "ODOO_API_KEY": "k", "ODOO_MCP_TRANSPORT": "sse"}  # fmt: skip
+    assert main(["serve"], environ=environ) == EXIT_CONFIG
+    problems = _stderr_problems(capsys.readouterr().err)
+    assert any(p.startswith("transport sse") and "use transport http" in p for p in problems)

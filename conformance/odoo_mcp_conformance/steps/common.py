@@ -12,9 +12,11 @@ import re
 from typing import Any
 
 import pytest
+from mcp.types import CallToolResult
 from pytest_bdd import given, parsers, when
 
 from odoo_mcp_conformance.checks import check
+from odoo_mcp_conformance.driver import ToolOutcome
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
 from odoo_mcp_conformance.sources import REFERENCE, SEED_CODES, code_category
 from odoo_mcp_conformance.world import World, not_applicable
@@ -487,6 +489,26 @@ def _description_tokens(world: World, name: str, tokens: str) -> None:
         or (token == "in" and not re.search(r"(?<!not )(?<![\w=!<>])in(?!\w)", text))
     ]
     assert not missing, f"{name} description lacks {missing}"
+
+
+@when("the client looks at how the server introduced itself")
+def _introduction(world: World) -> None:
+    """The initialize result: serverInfo and capabilities, as JSON (checked with the result
+    steps)."""
+    client = world.server().client
+    info = client.server_info
+    world.outcome = ToolOutcome(
+        CallToolResult(
+            content=[],
+            structured_content={
+                "serverInfo": info.model_dump(mode="json", exclude_none=True) if info else {},
+                "capabilities": client.server_capabilities.model_dump(
+                    mode="json", by_alias=True, exclude_none=True
+                ),
+            },
+        ),
+        None,
+    )
 
 
 @given(parsers.parse('the target claims the capability "{name}"'))

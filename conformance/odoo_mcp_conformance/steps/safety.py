@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import queue
 import re
+import signal
+import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -16,7 +21,7 @@ from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.driver import inherited_env
 from odoo_mcp_conformance.jsonpath import matches
 from odoo_mcp_conformance.steps.common import parse_json, setting_value
-from odoo_mcp_conformance.target import NotApplicable
+from odoo_mcp_conformance.target import NotApplicable, OdooCoordinates
 from odoo_mcp_conformance.world import World, not_applicable
 
 
@@ -38,8 +43,22 @@ def _start_with(world: World, docstring: str) -> None:
     """Launch the target's command and let it fail (or not) on its own: no MCP session."""
     settings = {name: setting_value(name, str(value)) if not isinstance(value, list) else value
                 for name, value in parse_json(docstring, world).items()}  # fmt: skip
+    _start(world, world.control.coordinates(world.user), settings)
+
+
+@when("the server is started against an Odoo that refuses connections")
+def _start_unreachable(world: World) -> None:
+    """The fake's coordinates with a port nothing listens on (bound, then closed)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    odoo = world.control.coordinates(world.user)
+    _start(world, odoo.model_copy(update={"url": f"http://127.0.0.1:{port}"}), {})
+
+
+def _start(world: World, odoo: OdooCoordinates, settings: dict[str, Any]) -> None:
     try:
-        launch = world.target.render(world.control.coordinates(world.user), settings)
+        launch = world.target.render(odoo, settings)
     except NotApplicable as exc:
         not_applicable(str(exc))
     if launch.transport != "stdio":
@@ -72,6 +91,102 @@ def _mentions(world: World, text: str) -> None:
 def _startup_clean(world: World) -> None:
     _code, stderr = world.remembered["startup"]
     assert "Traceback (most recent call last)" not in stderr, stderr[-1500:]
+
+
+# -- shutdown ------------------------------------------------------------------------------------
+def _rpc(request_id: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+
+
+_INITIALIZE = _rpc(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                     "clientInfo": {"name": "odoo-mcp-conformance",
+                                                    "version": "1"}})  # fmt: skip
+
+
+@when(parsers.parse("the server gets {signal_name} while a call waits {seconds:g} s on Odoo"))
+def _signal_in_flight(world: World, signal_name: str, seconds: float) -> None:
+    """REQ-01-24: a stdio server of its own, spoken to line by line. A tool call waits on a
+    slow Odoo, the signal comes, a ping follows it; then the answers and the exit code."""
+    signum = {"SIGTERM": signal.SIGTERM, "SIGINT": signal.SIGINT}[signal_name]
+    try:
+        launch = world.target.render(world.control.coordinates(world.user), world.settings)
+    except NotApplicable as exc:
+        not_applicable(str(exc))
+    if launch.transport != "stdio":
+        not_applicable("the shutdown is observed on stdio targets only")
+    process = subprocess.Popen(
+        list(launch.command), env={**inherited_env(), **dict(launch.env)}, cwd=launch.cwd,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    stdin, stdout = process.stdin, process.stdout
+    assert stdin is not None and stdout is not None
+    lines: queue.Queue[bytes] = queue.Queue()
+
+    def read() -> None:
+        for line in stdout:
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    answers: dict[object, dict[str, Any]] = {}
+
+    def send(message: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError):  # a server that stopped reading may close its stdin
+            stdin.write(json.dumps(message).encode() + b"\n")
+            stdin.flush()
+
+    def wait_for(request_id: int, timeout: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout
+        while request_id not in answers and time.monotonic() < deadline:
+            with contextlib.suppress(queue.Empty, ValueError):
+                message = json.loads(lines.get(timeout=0.05))
+                if isinstance(message, dict) and "id" in message:
+                    answers[message["id"]] = message
+        return answers.get(request_id)
+
+    try:
+        send(_INITIALIZE)
+        if wait_for(1, launch.startup_timeout) is None:
+            raise AssertionError("the server did not answer initialize")
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        world.control.inject_fault(kind="latency", seconds=seconds, count=1)
+        send(_rpc(2, "tools/call", {"name": "odoo_core_count",
+                                    "arguments": {"model": "res.partner"}}))  # fmt: skip
+        time.sleep(min(0.5, seconds / 3))  # the call is now waiting on Odoo
+        process.send_signal(signum)
+        time.sleep(0.2)
+        send(_rpc(3, "ping", {}))
+        wait_for(2, seconds + 10)
+        try:
+            code: int | None = process.wait(timeout=seconds + 10)
+        except subprocess.TimeoutExpired:
+            code = None
+        wait_for(3, 0.2)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+    world.remembered["shutdown"] = (answers, code)
+
+
+@check(parsers.parse("the call that waited on Odoo is answered"))
+def _drained(world: World) -> None:
+    answers, _code = world.remembered["shutdown"]
+    answer = answers.get(2)
+    assert answer is not None, "the call in flight got no answer"
+    assert "result" in answer and not answer["result"].get("isError"), f"answered {answer}"
+
+
+@check(parsers.parse("the request sent after the signal is not served"))
+def _no_intake(world: World) -> None:
+    answers, _code = world.remembered["shutdown"]
+    assert "result" not in answers.get(3, {}), f"served after the signal: {answers[3]}"
+
+
+@check(parsers.parse("the server exits with code {expected:d}"))
+def _exit_code(world: World, expected: int) -> None:
+    _answers, code = world.remembered["shutdown"]
+    assert code is not None, "the server did not exit"
+    assert code == expected, f"exit code {code}"
 
 
 # -- the audit log -------------------------------------------------------------------------------

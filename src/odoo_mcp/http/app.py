@@ -28,6 +28,7 @@ from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.http.auth import BearerAuth, CallerConnections
 from odoo_mcp.http.early import EarlyMethods
+from odoo_mcp.stdio import DRAIN_SECONDS
 
 __all__ = ["build_http_app", "serve_http", "transport_security"]
 
@@ -127,13 +128,20 @@ def build_http_app(
 async def serve_http(
     server: MCPServer[Any], config: OdooMcpConfig, connection: ConnectionManager
 ) -> None:
-    """Serve until interrupted (uvicorn handles SIGINT/SIGTERM).
+    """Serve until interrupted: on SIGINT/SIGTERM uvicorn stops accepting, lets the requests
+    in flight finish for up to 30 s (REQ-01-24), then the lifespan closes Odoo.
 
     REQ-HTTP-17: uvicorn logs at the server's level (warning in production: no access lines);
     authentication events are warnings (``odoo_mcp.http.auth``).
     """
     app = build_http_app(server, config, connection)
     uv = uvicorn.Server(
-        uvicorn.Config(app, host=config.host, port=config.port, log_level=config.log_level)
+        uvicorn.Config(
+            app,
+            host=config.host,
+            port=config.port,
+            log_level=config.log_level,
+            timeout_graceful_shutdown=int(DRAIN_SECONDS),  # REQ-01-24: the 30 s drain
+        )
     )
     await uv.serve()
