@@ -154,11 +154,13 @@ class OdooMcpConfig(BaseSettings):
     """Toolsets to disable (comma-separated)."""
     # Registry
     static_registry_path: str | None = None
-    """Path of a static registry file used instead of introspection."""
+    """Path of a static registry file (SPEC-07). Accepted, not used yet: model metadata is
+    read from Odoo on demand."""
     introspect_on_startup: Flag = True
-    """Read model metadata from Odoo at start-up."""
+    """Read model metadata from Odoo at start-up (SPEC-07). Accepted, not used yet: metadata
+    is read on first use of each model."""
     introspect_models: Names = ()
-    """Models to introspect at start-up (comma-separated); empty means on demand."""
+    """Models to introspect at start-up (comma-separated, SPEC-07). Accepted, not used yet."""
     # Rate limit (REQ-11-21's read/write limits have no env variable in the spec)
     rate_limit_enabled: Flag = False
     """Limit tool calls per MCP session."""
@@ -198,7 +200,8 @@ class OdooMcpConfig(BaseSettings):
     search_max_limit: int = Field(default=500, ge=1)
     """Largest limit a search tool accepts."""
     deep_search_max_depth: int = Field(default=3, ge=1)
-    """Deepest relation path a search may follow."""
+    """Deepest relation path of the deep_search tool (SPEC-03), which is not built yet:
+    accepted, not used."""
     # Display
     strip_html: Flag = True
     """Turn HTML field values into plain text."""
@@ -211,7 +214,8 @@ class OdooMcpConfig(BaseSettings):
     subscription_poll_interval: float = Field(default=60.0, gt=0)
     """Seconds between two polls of write_date for resource subscriptions (REQ-06-14)."""
     health_check_interval: int = Field(default=300, ge=0)
-    """Seconds between connection health checks; 0 disables them."""
+    """Idle seconds after which the next call first checks the Odoo session (REQ-02-20); 0
+    turns the check off."""
     reconnect_max_attempts: int = Field(default=3, ge=0)
     """Reconnection attempts after a connection failure."""
     reconnect_backoff_base: float = Field(default=1.0, ge=0)

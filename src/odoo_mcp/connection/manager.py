@@ -217,7 +217,9 @@ class ConnectionManager(OdooCalls):
                     await self._connect(ConnectionState.RECONNECTING)
                 except OdooConnectionError as exc:
                     await self._reconnect(exc)
-            elif self._clock() - self._last_used > self.settings.idle_timeout:
+            elif self.settings.idle_timeout and (
+                self._clock() - self._last_used > self.settings.idle_timeout
+            ):  # 0 turns the check off (it would otherwise run before every call)
                 await self._health_check()
             assert self._login is not None
             return self._login.adapter

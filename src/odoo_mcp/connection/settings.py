@@ -37,7 +37,9 @@ class ConnectionSettings(BaseModel):
     lang: str = Field(default="en_US", description="base context language")
     tz: str = Field(default="UTC", description="base context time zone")
     company_ids: tuple[int, ...] = Field(default=(), description="allowed_company_ids")
-    idle_timeout: float = Field(default=300.0, ge=0, description="health check after idle (s)")
+    idle_timeout: float = Field(
+        default=300.0, ge=0, description="health check after idle (s); 0: never"
+    )
 
     @field_validator("url")
     @classmethod

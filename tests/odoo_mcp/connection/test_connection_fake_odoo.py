@@ -192,6 +192,19 @@ async def test_health_check_after_idle(fake: FakeOdoo, protocol: str) -> None:
 
 
 @targets
+async def test_health_check_interval_0_turns_the_check_off(fake: FakeOdoo, protocol: str) -> None:
+    """REQ-02-20 / REQ-11-25: health_check_interval 0 means no check, not one per call."""
+    now = [0.0]
+    settings = {"protocol": protocol, "api_key": ADMIN_API_KEY, "idle_timeout": 0}
+    async with _manager(fake, clock=lambda: now[0], **settings) as conn:
+        fake.reset_calls()
+        for _ in range(3):
+            now[0] += 1000
+            await conn.search_count("res.partner", [["id", "=", 1]])
+        assert fake.call_counts(model="res.users", method="search_count") == 0
+
+
+@targets
 async def test_dropped_write_is_reported_then_recovers(
     conn: ConnectionManager, fake: FakeOdoo
 ) -> None:
