@@ -35,7 +35,7 @@ def _cell(text: object) -> str:
 
 
 def configuration_page() -> str:
-    from odoo_mcp.config import ENV_VARS, OdooMcpConfig
+    from odoo_mcp.config import ENV_VARS, OdooMcpConfig, setting_descriptions
 
     lines = [
         "# Configuration reference",
@@ -48,11 +48,12 @@ def configuration_page() -> str:
         "| Setting (JSON key) | Environment variable | Default | Description |",
         "|---|---|---|---|",
     ]
+    descriptions = setting_descriptions()
     for name, field in OdooMcpConfig.model_fields.items():
         names = ENV_VARS.get(name, ())
         env = ", ".join(f"`{n}`" for n in names) or "file only"
         default = "required" if field.is_required() else f"`{json.dumps(_plain(field.default))}`"
-        lines.append(f"| `{name}` | {env} | {default} | {_cell(field.description or '')} |")
+        lines.append(f"| `{name}` | {env} | {default} | {_cell(descriptions.get(name, ''))} |")
     return "\n".join(lines) + "\n"
 
 

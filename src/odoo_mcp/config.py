@@ -10,6 +10,8 @@ through ``connection_settings()``; that class keeps its own checks (URL, credent
 
 from __future__ import annotations
 
+import ast
+import inspect
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,7 +38,7 @@ from odoo_mcp.safety.ratelimit import RateLimits
 #: Hosts only this machine reaches: the HTTP transport may serve them without authentication.
 LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 
-__all__ = ["ENV_VARS", "ConfigError", "OdooMcpConfig", "load_config"]
+__all__ = ["ENV_VARS", "ConfigError", "OdooMcpConfig", "load_config", "setting_descriptions"]
 
 
 _TRUE: Final = frozenset({"true", "1", "yes"})
@@ -86,9 +88,10 @@ class _SpecEnvSource(PydanticBaseSettingsSource):
 class OdooMcpConfig(BaseSettings):
     """REQ-11-25: the full settings model, flat keys, one env variable per field."""
 
-    model_config = SettingsConfigDict(
-        case_sensitive=False, extra="forbid", frozen=True, use_attribute_docstrings=True
-    )
+    # Each field's docstring is its description (setting_descriptions): pydantic's own
+    # use_attribute_docstrings would find the source through every loaded module at import,
+    # a tenth of the server's start-up (issue 17).
+    model_config = SettingsConfigDict(case_sensitive=False, extra="forbid", frozen=True)
 
     # Connection
     odoo_url: str = Field(repr=False)  # may carry user:password@
@@ -341,3 +344,22 @@ def load_config(
         raise ConfigError(problems)
     # Every field is given, so the environment source cannot override anything here.
     return OdooMcpConfig.model_validate(values)
+
+
+def setting_descriptions() -> dict[str, str]:
+    """REQ-11-25: each setting's description, the docstring under its field in
+    ``OdooMcpConfig`` (read from the source on demand: the docs and ``--help`` need it, a
+    serving process does not)."""
+    body = ast.parse(inspect.getsource(OdooMcpConfig)).body[0]
+    assert isinstance(body, ast.ClassDef)
+    descriptions: dict[str, str] = {}
+    for field, doc in zip(body.body, body.body[1:], strict=False):
+        if (
+            isinstance(field, ast.AnnAssign)
+            and isinstance(field.target, ast.Name)
+            and isinstance(doc, ast.Expr)
+            and isinstance(doc.value, ast.Constant)
+            and isinstance(doc.value.value, str)
+        ):
+            descriptions[field.target.id] = inspect.cleandoc(doc.value.value)
+    return descriptions

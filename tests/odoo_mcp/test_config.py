@@ -354,3 +354,13 @@ def test_http_auth_cannot_be_off_on_a_public_host() -> None:
         load_config({**base, "public_url": "mcp.example.com"}, environ={})
     with pytest.raises(ConfigError):
         load_config({**base, "transport": "sse"}, environ={})
+
+
+def test_every_setting_is_described() -> None:
+    """REQ-11-25: the configuration reference has a description for every setting."""
+    from odoo_mcp.config import OdooMcpConfig, setting_descriptions
+
+    descriptions = setting_descriptions()
+    assert set(descriptions) == set(OdooMcpConfig.model_fields)
+    assert all(len(text) > 10 for text in descriptions.values())
+    assert "added to the built-in blocklist" in descriptions["model_blocklist"]
