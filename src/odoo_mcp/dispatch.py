@@ -151,7 +151,12 @@ class ToolDispatcher:
         connection: CallerRouter,
         client_log: ClientLogLevels | None = None,
     ) -> None:
-        self.specs: dict[str, AnySpec] = {spec.name: spec for spec in specs}
+        self.specs: dict[str, AnySpec] = {}
+        for spec in specs:
+            if spec.name in self.specs:  # one would silently replace the other
+                owners = (self.specs[spec.name].handler.__module__, spec.handler.__module__)
+                raise ValueError(f"two tools are named {spec.name}: in {owners[0]} and {owners[1]}")
+            self.specs[spec.name] = spec
         self.definitions = [tool_definition(spec) for spec in self.specs.values()]
         self.context = context
         self.limiter = limiter

@@ -105,7 +105,8 @@ def _connection(config: OdooMcpConfig, fake: FakeOdoo) -> ConnectionManager:
 
 async def _client(fake: FakeOdoo, **values: object) -> AsyncIterator[Client]:
     config = _config(**values)
-    server = build_server(config, _connection(config, fake), tools=[*ALL_TOOLS, UNLINK])
+    tools = [*(spec for spec in ALL_TOOLS if spec.name != UNLINK.name), UNLINK]
+    server = build_server(config, _connection(config, fake), tools=tools)
     async with Client(server, mode="legacy") as client:
         yield client
 
@@ -260,3 +261,10 @@ def test_errors_name_the_odoo_method_not_the_tool() -> None:
     assert odoo_method(search_read, search_read.input_model.model_validate({"model": "m"})) == (
         "search_read"
     )
+
+
+def test_two_tools_of_one_name_stop_the_start(fake: FakeOdoo) -> None:
+    """A tool that would silently replace another is a start-up error naming both owners."""
+    config = _config(mode="full")
+    with pytest.raises(ValueError, match="two tools are named odoo_core_unlink: in odoo_mcp"):
+        build_server(config, _connection(config, fake), tools=[*ALL_TOOLS, UNLINK])
