@@ -14,6 +14,14 @@ Feature: Resource subscriptions
     And the "res.partner" record 9 is edited from outside with a new job position
     Then an update of "odoo://record/res.partner/9" arrives within 2.5 seconds
 
+  @REQ-06-14
+  Scenario: the poll interval is the configured one
+    The seed's 60 s default cannot be watched without waiting a minute; the interval set
+    here (1 s) is what the first scenario proves by its 2.5 s wait.
+
+    When the client reads the resource "odoo://system/info"
+    Then [reference] the result "subscription_poll_interval" is 1
+
   @REQ-06-14 @fresh_server
   Scenario: without a change no notification arrives
     When the client subscribes to "odoo://record/res.partner/10"
@@ -26,6 +34,30 @@ Feature: Resource subscriptions
     And 1.1 seconds pass
     And the "res.partner" record 11 is edited from outside with a new job position
     Then no update of "odoo://record/res.partner/11" arrives within 2.5 seconds
+
+  @REQ-06-15 @fresh_server
+  Scenario: a subscriber to system/info hears when the connection to Odoo breaks and recovers
+    The kit causes the connection state changes: Odoo refuses connections and a tool call
+    finds it out, then Odoo answers again and the next call succeeds. Each change reaches
+    the subscriber within the next poll rounds.
+
+    Given the server setting "reconnect_max_attempts" is "1"
+    And the server setting "reconnect_backoff_base" is "0.1"
+    When the client subscribes to "odoo://system/info"
+    Then the call succeeds
+    When Odoo refuses every connection
+    And the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner"}
+      """
+    Then an update of "odoo://system/info" arrives within 2.5 seconds
+    When Odoo accepts connections again
+    And the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner"}
+      """
+    Then the call succeeds
+    And an update of "odoo://system/info" arrives within 2.5 seconds
 
   @REQ-06-15
   Scenario: only records and system/info can be subscribed to

@@ -198,6 +198,7 @@ def build_server(
             server_version(),
             {"enabled": limits.enabled, "calls_per_minute": limits.calls_per_minute,
              "calls_per_hour": limits.calls_per_hour, "burst": limits.burst},
+            poll_interval=config.subscription_poll_interval,
         )
     )  # fmt: skip
     low.add_request_handler("resources/list", PaginatedRequestParams, resources.list_resources)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from importlib.resources import files
 
 import pytest
+from jsonschema import Draft202012Validator
 from mcp import Client
 
 from fake_odoo.handle import FakeOdoo
@@ -139,3 +141,76 @@ async def test_system_info_falls_back_to_the_login_where_res_users_is_blocked() 
         info = await client.read_resource("odoo://system/info")
     assert json.loads(info.contents[0].text)["user"]["name"] == "admin"  # type: ignore[union-attr]
     assert fake.call_counts(model="res.users", method="read") == 0
+
+
+def _kit_schema(name: str) -> dict[str, object]:
+    path = files("odoo_mcp_conformance") / "schemas" / "spec06" / f"{name}.json"
+    schema: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
+
+
+async def test_served_resources_match_the_kits_seed_schemas() -> None:
+    """REQ-06-02..08: the reference answers fit the shapes the kit takes from the seed;
+    REQ-06-14: system/info shows the poll interval (60 s unless configured)."""
+    uris = {
+        "system_info": "odoo://system/info", "system_modules": "odoo://system/modules",
+        "system_toolsets": "odoo://system/toolsets", "config_safety": "odoo://config/safety",
+        "model_methods": "odoo://model/sale.order/methods",
+        "model_states": "odoo://model/sale.order/states",
+    }  # fmt: skip
+    async with Client(fake_server(FakeOdoo("19.0")), mode="legacy") as client:
+        for name, uri in uris.items():
+            answer = await client.read_resource(uri)
+            data = json.loads(answer.contents[0].text)  # type: ignore[union-attr]
+            Draft202012Validator(_kit_schema(name)).validate(data)
+            if name == "system_info":
+                assert data["subscription_poll_interval"] == 60
+        listed = {str(r.uri): r for r in (await client.list_resources()).resources}
+        templates = {
+            t.uri_template: t for t in (await client.list_resource_templates()).resource_templates
+        }
+    info = listed["odoo://system/info"]
+    assert (info.name, info.mime_type, info.description) == (
+        "Odoo Instance Info", "application/json",
+        "Connection details, Odoo version, and server capabilities",
+    )  # fmt: skip
+    fields = templates["odoo://model/{model_name}/fields"]
+    assert (fields.name, fields.description) == (
+        "Model Fields",
+        "Field definitions for an Odoo model. Example: odoo://model/sale.order/fields",
+    )
+    record = templates["odoo://record/{model_name}/{record_id}"]
+    assert (record.name, record.description) == (
+        "Odoo Record", "Read a specific Odoo record by model and ID",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "example"),
+    [
+        ("system_info", {"server_version": "17.0", "server_edition": "enterprise",
+                         "database": "mycompany", "url": "https://mycompany.odoo.com",
+                         "protocol": "json2", "user": {"uid": 2, "name": "Admin"},
+                         "mcp_server_version": "0.1.0"}),
+        ("system_modules", {"modules": [{"name": "sale", "state": "installed",
+                                         "shortdesc": "Sales"}], "count": 85}),
+        ("config_safety", {"operation_mode": "restricted",
+                           "model_allowlist": ["sale.order", "res.partner"],
+                           "model_blocklist": [], "rate_limit": {"calls_per_minute": 60}}),
+        ("model_methods", {"model": "sale.order", "methods": [
+            {"name": "action_confirm", "description": "Confirm", "accepts_kwargs": False}]}),
+        ("model_states", {"model": "sale.order", "state_field": "state",
+                          "states": [{"value": "draft", "label": "Quotation"}],
+                          "transitions": [{"from": "draft", "to": "sale",
+                                           "method": "action_confirm"}]}),
+    ],
+)  # fmt: skip
+def test_the_kits_schemas_accept_the_seeds_own_examples(
+    name: str, example: dict[str, object]
+) -> None:
+    """The schemas are written from SPEC-06's examples: each example (abridged lists) fits,
+    and dropping any key the seed shows does not."""
+    validator = Draft202012Validator(_kit_schema(name))
+    validator.validate(example)
+    for key in example:
+        assert not validator.is_valid({k: v for k, v in example.items() if k != key}), key

@@ -109,3 +109,35 @@ async def test_a_closed_session_loses_its_subscriptions() -> None:
     assert await manager.poll_round() == ["odoo://record/res.partner/9"]
     assert manager.clients == {}
     await connection.close()
+
+
+async def test_system_info_is_notified_when_the_connection_state_changes() -> None:
+    """REQ-06-15: odoo://system/info subscribers hear about a broken, then a recovered,
+    connection, found by the poll round itself; a round without a change notifies nothing."""
+    fake = FakeOdoo("19.0")
+    config = fake_config(reconnect_max_attempts=1, reconnect_backoff_base=0.01)
+    connection = fake_connection(config, fake)
+    await connection.connect()
+    manager = SubscriptionManager(connection, SafetyPolicy())
+    heard: list[str] = []
+
+    class _Session:
+        async def send_resource_updated(self, uri: str) -> None:
+            heard.append(uri)
+
+    await manager.subscribe("client", _Session(), "odoo://system/info")
+    fake.reset_calls()
+    assert await manager.poll_round() == []
+    assert fake.call_counts() == 1  # the round's own probe of the connection
+    fake.inject_fault("refuse")  # no tool runs: the round finds it out by itself
+    assert await manager.poll_round() == ["odoo://system/info"]
+    assert await manager.poll_round() == []
+    fake.clear_faults()
+    assert await manager.poll_round() == ["odoo://system/info"]
+    assert heard == ["odoo://system/info", "odoo://system/info"]
+    # a record subscription on a model Odoo cannot answer for does not stop the round
+    await manager.subscribe("client", _Session(), "odoo://record/res.partner/9")
+    fake.inject_fault("refuse")
+    assert await manager.poll_round() == ["odoo://system/info"]
+    fake.clear_faults()
+    await connection.close()

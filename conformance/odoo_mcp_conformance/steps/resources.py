@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import time
 from functools import partial
-from typing import Any
+from importlib.resources import files
+from typing import Any, Final
 
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from mcp import MCPError
 from mcp.types import CallToolResult, ResourceUpdatedNotification, TextContent
 from pytest_bdd import parsers, when
 
 from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.driver import RpcError, ToolOutcome
+from odoo_mcp_conformance.jsonpath import lookup, matches
+from odoo_mcp_conformance.steps.common import result_data
 from odoo_mcp_conformance.world import World
 
 
@@ -61,12 +65,85 @@ def _list(world: World) -> None:
     driver = world.server()
     resources = driver.request(lambda c: c.list_resources()).resources
     templates = driver.request(lambda c: c.list_resource_templates()).resource_templates
+    entries: dict[str, dict[str, Any]] = {}
+    for r in resources:
+        entries[str(r.uri)] = {"uri": str(r.uri), "name": r.name, "mimeType": r.mime_type,
+                               "description": r.description}  # fmt: skip
+    for t in templates:
+        entries[t.uri_template] = {
+            "uriTemplate": t.uri_template, "name": t.name, "mimeType": t.mime_type,
+            "description": t.description,
+        }  # fmt: skip
+    world.remembered["listing"] = entries
     _store(
         world,
         {"resources": sorted(str(r.uri) for r in resources),
          "templates": sorted(t.uri_template for t in templates)},
         None,
     )  # fmt: skip
+
+
+@check(parsers.parse('the listing entry "{uri}" is:'))
+def _entry(world: World, uri: str, docstring: str) -> None:
+    """SPEC-06 §3-4: a resource's or template's listing entry as the seed spells it (each key
+    given must be there with that value; the entry may carry more)."""
+    listing = world.remembered.get("listing") or {}
+    entry = listing.get(uri)
+    assert entry is not None, f"{uri} is not listed; the listing has {sorted(listing)}"
+    expected = json.loads(docstring)
+    wrong = {k: entry.get(k) for k, v in expected.items() if entry.get(k) != v}
+    assert not wrong, f"{uri} is listed with {wrong}, expected {expected}"
+
+
+def _schema(name: str) -> dict[str, Any]:
+    path = files("odoo_mcp_conformance") / "schemas" / "spec06" / f"{name}.json"
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return schema
+
+
+@check(parsers.parse('the resource body matches the schema "{name}"'))
+def _matches_schema(world: World, name: str) -> None:
+    """SPEC-06 §3-4: the seed's example as a JSON Schema (its keys required, with its types;
+    more keys allowed), from ``schemas/spec06/<name>.json``."""
+    schema = _schema(name)
+    validator = Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(result_data(world)), key=lambda e: list(e.path))
+    assert not errors, f"the resource does not match {name}.json: " + "; ".join(
+        f"{'/'.join(map(str, e.path)) or '(root)'}: {e.message}" for e in errors[:8]
+    )
+
+
+#: REQ-03-19: what odoo_core_list_toolsets answers; the resource must carry each of them
+TOOLSETS_KEYS: Final = ("toolsets", "total_tools", "odoo_version", "connection")
+
+
+@check(parsers.parse("the resource body equals the result of odoo_core_list_toolsets"))
+def _mirrors_toolsets(world: World) -> None:
+    """REQ-06-04: every field of the resource is the tool's, toolset by toolset.
+
+    The keys REQ-03-19 names must be in both and equal; any other key both carry must be
+    equal too; a key only one side carries is the server's own (a tool result's extra
+    metadata, say) and is left alone."""
+    resource = result_data(world)
+    outcome = world.outcome
+    try:
+        tool = world.server().call_tool("odoo_core_list_toolsets", {})
+    finally:
+        world.outcome = outcome
+    assert tool.error is None and not tool.is_error, (
+        f"odoo_core_list_toolsets failed: {tool.text:.300}"
+    )
+    answer = tool.structured
+    assert isinstance(answer, dict), f"odoo_core_list_toolsets gave no JSON: {tool.text:.300}"
+    assert isinstance(resource, dict), f"the resource is not a JSON object: {resource!r:.300}"
+    missing = [k for k in TOOLSETS_KEYS if k not in resource or k not in answer]
+    shared = [k for k in resource if k in answer]
+    differ = {k: (resource[k], answer[k]) for k in shared if resource[k] != answer[k]}
+    assert not missing, f"missing from the resource or the tool: {missing}"
+    assert not differ, (
+        "the resource and the tool differ (resource, tool): "
+        + json.dumps(differ, default=str)[:1500]
+    )
 
 
 @when(parsers.parse('the client gets the prompt "{name}" with:'))
@@ -181,3 +258,28 @@ def _subscribe_many(world: World, count: int, model: str) -> None:
     for record_id in ids:
         uri = f"odoo://record/{model}/{record_id}"
         driver.request(partial(_subscribe_one, uri=uri))
+
+
+@when("Odoo refuses every connection")
+def _odoo_down(world: World) -> None:
+    """REQ-06-15: a connection state change the kit can cause: Odoo becomes unreachable."""
+    world.server()
+    world.faulted = True
+    world.control.inject_fault(kind="refuse")
+
+
+@when("Odoo accepts connections again")
+def _odoo_up(world: World) -> None:
+    world.control.clear_faults()
+
+
+@check(parsers.parse('the result "{path}" includes {value}'))
+def _includes(world: World, path: str, value: str) -> None:
+    """A list holds an item matching ``value`` (a subset match, as ``the result ... is``)."""
+    actual, expected = lookup(result_data(world), path), json.loads(value)
+    assert isinstance(actual, list), (
+        f"{path} is not a list: {json.dumps(actual, default=repr):.300}"
+    )
+    assert any(matches(item, expected) for item in actual), (
+        f"no item of {path} is {value}: {json.dumps(actual, default=repr)[:800]}"
+    )

@@ -41,10 +41,10 @@ class ResourceInfo(BaseModel):
     description: str
 
 
-#: REQ-06-02..05: the static resources
+#: REQ-06-02..05: the static resources (system/info named and described as the seed shows it)
 RESOURCES: Final = (
     ResourceInfo(uri="odoo://system/info", name="Odoo Instance Info",
-                 description="Connection details, Odoo version and this server's version"),
+                 description="Connection details, Odoo version, and server capabilities"),
     ResourceInfo(uri="odoo://system/modules", name="Installed Modules",
                  description="The Odoo modules installed on the database"),
     ResourceInfo(uri="odoo://system/toolsets", name="Toolsets",
@@ -52,16 +52,17 @@ RESOURCES: Final = (
     ResourceInfo(uri="odoo://config/safety", name="Safety Configuration",
                  description="Operation mode and the model, field and method lists in force"),
 )  # fmt: skip
-#: REQ-06-06..11: the templates
+#: REQ-06-06..11: the templates (fields and record named and described as the seed shows them)
 TEMPLATES: Final = (
     ResourceInfo(uri="odoo://model/{model_name}/fields", name="Model Fields",
-                 description="Field definitions of a model, e.g. odoo://model/sale.order/fields"),
+                 description="Field definitions for an Odoo model. Example: "
+                 "odoo://model/sale.order/fields"),
     ResourceInfo(uri="odoo://model/{model_name}/methods", name="Model Methods",
                  description="The action and button methods of a model"),
     ResourceInfo(uri="odoo://model/{model_name}/states", name="Model States",
                  description="A model's states and the methods that move between them"),
     ResourceInfo(uri="odoo://record/{model_name}/{record_id}", name="Odoo Record",
-                 description="The key fields of one record"),
+                 description="Read a specific Odoo record by model and ID"),
     ResourceInfo(uri="odoo://record/{model_name}{?domain,limit}", name="Odoo Records",
                  description="Records matching a URL-encoded JSON domain (limit 20, at most 100)"),
 )  # fmt: skip
@@ -76,6 +77,8 @@ class ResourceContext:
     rate_limit: dict[str, Any] = field(default_factory=dict)
     #: uid -> the user's display name, read once (system/info is polled by subscriptions)
     user_names: dict[int, str] = field(default_factory=dict)
+    #: REQ-06-14: the subscription poll interval in seconds, shown in system/info
+    poll_interval: float | None = None
 
 
 def _not_found(message: str, model: str | None) -> ToolError:
@@ -106,7 +109,9 @@ async def user_display_name(rc: ResourceContext, uid: object, login: object) -> 
 
 
 async def _system_info(rc: ResourceContext) -> dict[str, Any]:
-    """REQ-06-02: the Odoo instance and this server."""
+    """REQ-06-02: the Odoo instance and this server, with the seed's keys; also the
+    connection's state (what subscribers of system/info hear about, REQ-06-15) and the
+    subscription poll interval (REQ-06-14: configurable, 60 s by default)."""
     odoo = rc.tools.odoo
     info = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
     version = odoo.odoo_version
@@ -121,6 +126,7 @@ async def _system_info(rc: ResourceContext) -> dict[str, Any]:
         "user": {"uid": uid, "name": name},
         "state": str(getattr(getattr(info, "state", None), "value", "unknown")),
         "mcp_server_version": rc.server_version,
+        "subscription_poll_interval": rc.poll_interval,
     }
 
 

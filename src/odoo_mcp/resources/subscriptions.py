@@ -4,7 +4,8 @@ Clients subscribe to ``odoo://record/{model}/{id}`` and ``odoo://system/info`` (
 at most 50 each (REQ-06-16). A poll round (every ``interval`` seconds, 60 by default,
 REQ-06-14) reads ``write_date`` with one ``search_read`` per model for all the subscribed ids
 of that model, whatever the number of subscriptions, and notifies only the URIs whose
-``write_date`` changed; system/info notifies when the connection's state changes.
+``write_date`` changed; system/info notifies when the connection's state changes, which the
+round checks itself with one cheap call while anyone subscribes to it (REQ-06-15).
 Notifications go to handshake-era sessions (``send_resource_updated``) and to the 2026-era
 listen streams (the SDK's subscription bus). A session whose notification fails is closed:
 its subscriptions are dropped.
@@ -21,6 +22,7 @@ from mcp import MCPError
 from mcp.server.subscriptions import ResourceUpdated, SubscriptionBus
 from mcp.types import INVALID_PARAMS
 
+from odoo_mcp.connection import OdooError
 from odoo_mcp.connection.base import OdooCalls
 from odoo_mcp.errors import ToolError
 from odoo_mcp.errors.categories import ErrorCategory
@@ -105,25 +107,48 @@ class SubscriptionManager:
         info = getattr(self.odoo, "get_connection_info", None)
         return str(getattr(getattr(info(), "state", None), "value", "")) if info else ""
 
+    async def _probe(self) -> None:
+        """REQ-06-15: one cheap call, so that the connection's state is current even when no
+        tool runs (a refused call leaves it in error, a successful one ready again)."""
+        info = getattr(self.odoo, "get_connection_info", None)
+        uid = getattr(info(), "uid", None) if info else None
+        try:
+            await self.odoo.call("res.users", "search_count", [[["id", "=", uid or 0]]])
+        except OdooError as exc:
+            logger.info("system/info probe: Odoo answered %s", exc)
+
     async def poll_round(self) -> list[str]:
-        """REQ-06-14: one search_read per model for every subscribed id; the changed URIs."""
+        """REQ-06-14: one search_read per model for every subscribed id; the changed URIs.
+
+        REQ-06-15: while anyone subscribes to system/info, the round also probes the
+        connection and notifies it when the connection's state differs from the last round's.
+        A model Odoo cannot answer for is retried next round; the others are still polled.
+        """
         wanted: dict[str, set[int]] = defaultdict(set)
+        info_wanted = False
         for entry in self.clients.values():
             for uri in entry.uris:
                 ref = parse_uri(uri)
                 if ref.kind == "record" and ref.model and ref.record_id:
                     wanted[ref.model].add(ref.record_id)
+                info_wanted = info_wanted or ref.kind == "system_info"
         changed: list[str] = []
         for model, ids in sorted(wanted.items()):
-            rows = await self.odoo.search_read(
-                model, [["id", "in", sorted(ids)]], ["write_date"],
-                context={"active_test": False},
-            )  # fmt: skip
+            try:
+                rows = await self.odoo.search_read(
+                    model, [["id", "in", sorted(ids)]], ["write_date"],
+                    context={"active_test": False},
+                )  # fmt: skip
+            except OdooError as exc:
+                logger.warning("subscription poll of %s failed: %s", model, exc)
+                continue
             for row in rows:
                 key = (model, int(row["id"]))
                 if self.write_dates.get(key) != row.get("write_date"):
                     self.write_dates[key] = row.get("write_date")
                     changed.append(f"odoo://record/{model}/{row['id']}")
+        if info_wanted and not wanted:
+            await self._probe()  # a record poll, when there is one, is the probe already
         state = self._state()
         if self.last_state is not None and state != self.last_state:
             changed.append(SYSTEM_INFO)
