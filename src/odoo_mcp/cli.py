@@ -143,7 +143,8 @@ LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def configure_logging(level: str) -> None:
-    """REQ-10-18: one stderr handler whose lines carry the level (stdout is the MCP stream).
+    """REQ-10-18, REQ-01-21: one stderr handler whose lines carry the level and the logger
+    (``odoo_mcp...``) name; stdout is the MCP stream.
 
     The SDK's own set-up prints the bare message, or a rich console when ``rich`` happens
     to be installed: replaced, so the log reads the same on every machine.

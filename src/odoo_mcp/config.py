@@ -331,7 +331,8 @@ def load_config(
     environ: Mapping[str, str] | None = None,
     config_path: str | Path | None = None,
 ) -> OdooMcpConfig:
-    """REQ-11-27: flags > environment > config file > defaults; every problem reported.
+    """REQ-11-27, REQ-01-29: flags > environment > config file > defaults; every problem
+    reported.
 
     ``cli`` maps field names to the values of the flags the user gave; ``config_path`` is
     ``--config`` (``ODOO_MCP_CONFIG`` in ``environ`` otherwise). Raises ``ConfigError``.

@@ -67,8 +67,8 @@ def build_http_app(
     *,
     callers: CallerConnections | None = None,
 ) -> Starlette:
-    """REQ-HTTP-01, REQ-HTTP-11, REQ-HTTP-19: the MCP endpoint and the health check, in one
-    ASGI app.
+    """REQ-HTTP-01, REQ-01-10, REQ-HTTP-11, REQ-HTTP-19: the MCP endpoint and the health check,
+    in one ASGI app.
 
     The SDK's streamable HTTP transport gives, and the kit checks: sessions created by
     initialize with an ``Mcp-Session-Id`` (REQ-HTTP-02), their states up to DELETE
