@@ -143,6 +143,31 @@ Feature: Network and HTTP failures of Odoo
       | json2    | refuse    |
       | json2    | malformed |
 
+  # REQ-10-08's ConnectError row: nothing listens at Odoo's address any more (a forwarder
+  # between the server and the fake stops listening; the fake's "refuse" fault resets
+  # connections it accepted, which the table's row is not about)
+  @REQ-10-05 @REQ-10-08 @REQ-10-15 @fresh_server
+  Scenario Outline: an Odoo that refuses connections is CONNECTION_REFUSED, over <protocol>
+    Given the server talks to Odoo over "<protocol>"
+    And the server setting "reconnect_max_attempts" is "1"
+    And the server setting "reconnect_backoff_base" is "0.1"
+    And the server reaches Odoo through a forwarder
+    And Odoo stops accepting connections
+    When the client calls "odoo_core_search_read" with:
+      """
+      {"model": "res.partner", "fields": ["name"], "limit": 1}
+      """
+    Then the error response has the SPEC-10 structure
+    And the error category is "connection"
+    And the result "code" is "CONNECTION_REFUSED"
+    And the error says to retry after waiting
+
+    Examples:
+      | protocol |
+      | xmlrpc   |
+      | jsonrpc  |
+      | json2    |
+
   @REQ-10-14
   Scenario Outline: a failing connection's error carries no traceback, over <protocol>
     Given the server talks to Odoo over "<protocol>"

@@ -86,7 +86,8 @@ def pytest_configure(config: pytest.Config) -> None:
 _CONFIGURING = ("the server runs in", "the server setting", "the server connects to Odoo as",
                 "the server environment variable", "the server's command line",
                 "the server talks to Odoo over", "the server configuration file",
-                "the audit log is enabled", "a fresh server")  # fmt: skip
+                "the audit log is enabled", "a fresh server",
+                "the server reaches Odoo through")  # fmt: skip
 
 
 def _scenario(item: pytest.Item) -> Scenario | None:

@@ -13,6 +13,7 @@ from mcp.client.client import ConnectMode
 from odoo_mcp_conformance.checks import CheckRecorder
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import McpDriver, ServerPool, ToolOutcome
+from odoo_mcp_conformance.proxy import TcpProxy
 from odoo_mcp_conformance.sources import SEED
 from odoo_mcp_conformance.target import Launch, NotApplicable, Target
 
@@ -55,6 +56,8 @@ class World:
     checks: CheckRecorder = field(default_factory=lambda: CheckRecorder(SEED))
     #: a fault or an expiry was injected: a pooled server is probed before it is reused
     faulted: bool = False
+    #: the server reaches Odoo through this forwarder (to make Odoo refuse connections)
+    proxy: TcpProxy | None = None
 
     def configure(self, name: str, value: Any) -> None:
         """Ask for a server setting (before the server is first used)."""
@@ -82,8 +85,11 @@ class World:
                 if isinstance(protocol, str):
                     self.target.check_protocol(protocol)
                     self._check_odoo_serves(protocol)
+                odoo = self.control.coordinates(self.user)
+                if self.proxy is not None:
+                    odoo = odoo.model_copy(update={"url": self.proxy.url})
                 launch = self.target.render(
-                    self.control.coordinates(self.user),
+                    odoo,
                     self.settings,
                     raw_env=self.raw_env,
                     command_line=self.command_line,
@@ -122,6 +128,8 @@ class World:
         """End of scenario: a pooled server that saw a fault is probed before its next use."""
         if self.faulted and not self.fresh and self.launch is not None:
             self.pool.mark_suspect(self.launch)
+        if self.proxy is not None:
+            self.proxy.close()
 
     def _check_odoo_serves(self, protocol: str) -> None:
         """JSON-2 exists from Odoo 19: asking a 17.0 fake for it tests nothing."""

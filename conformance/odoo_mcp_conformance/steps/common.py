@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from mcp.types import CallToolResult
@@ -18,6 +19,7 @@ from pytest_bdd import given, parsers, when
 from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.driver import ToolOutcome
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
+from odoo_mcp_conformance.proxy import TcpProxy
 from odoo_mcp_conformance.sources import REFERENCE, SEED_CODES, code_category
 from odoo_mcp_conformance.world import World, not_applicable
 
@@ -133,6 +135,25 @@ def _fault(world: World, docstring: str) -> None:
     world.server()
     world.faulted = True
     world.control.inject_fault(**parse_json(docstring, world))
+
+
+@given("the server reaches Odoo through a forwarder")
+def _through_proxy(world: World) -> None:
+    """The server's Odoo URL is a loopback forwarder to the fake (see ``proxy``)."""
+    if world.driver is not None:
+        raise AssertionError("the forwarder must be set before the server starts")
+    url = urlsplit(world.control.url)
+    world.proxy = TcpProxy(url.hostname or "127.0.0.1", url.port or 80)
+
+
+@given("Odoo stops accepting connections")
+def _refuse(world: World) -> None:
+    """The server starts (and connects) first; then nothing listens at its Odoo URL."""
+    if world.proxy is None:
+        raise AssertionError("needs 'the server reaches Odoo through a forwarder' first")
+    world.server()
+    world.proxy.refuse()
+    world.faulted = True
 
 
 @given("Odoo's sessions expire")
