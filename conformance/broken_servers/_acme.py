@@ -7,15 +7,15 @@ tools, and are named ``odoo_<toolset>_<action>`` (REQ-03-11).
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from _sabotage import patch_everywhere
 from pydantic import BaseModel, ConfigDict, Field
 
-from odoo_mcp.safety.annotations import tool_annotations
+from odoo_mcp.safety.annotations import CHANGES_IDEMPOTENT, READS
 from odoo_mcp.safety.modes import Operation
 from odoo_mcp.tools.context import ToolSpec
+from odoo_mcp.toolsets import BaseToolset, ToolsetMetadata
 
 MODEL = "res.partner"
 
@@ -72,7 +72,7 @@ LOOKUP = ToolSpec(
     input_model=LookupInput,
     result_model=LookupResult,
     handler=lookup,
-    kind="read",
+    hints=READS,
 )
 TAG = ToolSpec(
     name="odoo_acme_partner_tag",
@@ -81,34 +81,27 @@ TAG = ToolSpec(
     input_model=TagInput,
     result_model=TagResult,
     handler=tag,
-    kind="write",
+    hints=CHANGES_IDEMPOTENT,
 )
-LOOKUP_ANNOTATIONS = tool_annotations(
-    "Look up partners", read_only=True, destructive=False, idempotent=True
-)
-TAG_ANNOTATIONS = tool_annotations(
-    "Tag a partner", read_only=False, destructive=False, idempotent=True
-)
+ACME_TOOLS: list[Any] = []
 
 
-def add_tool(spec: Any, annotations: Any | None) -> None:
-    """Register one more tool (with these annotations, or none at all) beside the core ones."""
-    from odoo_mcp import server
-    from odoo_mcp.safety import annotations as table
+class AcmeToolset(BaseToolset):
+    """The ``acme`` toolset: the tools ``add_tool`` added, on every Odoo."""
 
-    if annotations is not None:
-        table._TABLE[spec.name] = annotations  # TOOL_ANNOTATIONS is a live view of it
-    else:
-        original = table.annotations_for
+    def metadata(self) -> ToolsetMetadata:
+        return ToolsetMetadata(
+            name="acme", description="Partner look-up and tagging.", depends_on=("core",)
+        )
 
-        def _none_for_it(tool: str) -> Any:
-            return None if tool == spec.name else original(tool)
+    def tools(self) -> tuple[Any, ...]:
+        return tuple(ACME_TOOLS)
 
-        patch_everywhere(original, _none_for_it)
-    from odoo_mcp import cli, toolsets
 
-    if "acme" not in toolsets.TOOLSETS:
-        acme = toolsets.ToolsetInfo(name="acme", description="Partner look-up and tagging.")
-        patch_everywhere(toolsets.TOOLSETS, MappingProxyType({**toolsets.TOOLSETS, "acme": acme}))
-    server.ALL_TOOLS = (*server.ALL_TOOLS, spec)  # type: ignore[misc]
-    cli.ALL_TOOLS = server.ALL_TOOLS  # type: ignore[misc]
+def add_tool(spec: Any) -> None:
+    """Register one more tool (in toolset ``acme``) beside the core ones."""
+    from odoo_mcp import cli, server, toolsets  # noqa: F401 - loaded before patching
+
+    if not ACME_TOOLS:
+        patch_everywhere(toolsets.ALL_TOOLSETS, (*toolsets.ALL_TOOLSETS, AcmeToolset()))
+    ACME_TOOLS.append(spec)

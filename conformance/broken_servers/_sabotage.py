@@ -32,9 +32,9 @@ def patch_everywhere(original: Any, replacement: Any) -> int:
 
 def wrap_tool(name: str, post: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     """Post-process the result of one tool (as its JSON-ready dict)."""
-    from odoo_mcp.server import ALL_TOOLS
+    from odoo_mcp.toolsets import all_tools
 
-    spec = next(spec for spec in ALL_TOOLS if spec.name == name)
+    spec = next(spec for spec in all_tools() if spec.name == name)
     handler = spec.handler
     result_model: type[BaseModel] = spec.result_model
 

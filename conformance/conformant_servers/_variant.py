@@ -25,7 +25,7 @@ Handler = Callable[[Any, Any], Awaitable[Any]]
 
 def replace_handler(name: str, make: Callable[[Handler], Handler]) -> None:
     """Replace one tool's handler by ``make(original_handler)``."""
-    from odoo_mcp.server import ALL_TOOLS
+    from odoo_mcp.toolsets import all_tools
 
-    spec = next(spec for spec in ALL_TOOLS if spec.name == name)
+    spec = next(spec for spec in all_tools() if spec.name == name)
     object.__setattr__(spec, "handler", make(spec.handler))

@@ -4,6 +4,6 @@ non-destructive write, listed in restricted and full modes only)."""
 
 from _variant import acme, add_tool, serve
 
-add_tool(acme.LOOKUP, acme.LOOKUP_ANNOTATIONS)
-add_tool(acme.TAG, acme.TAG_ANNOTATIONS)
+add_tool(acme.LOOKUP)
+add_tool(acme.TAG)
 serve()

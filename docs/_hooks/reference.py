@@ -77,8 +77,7 @@ def _schema_type(prop: dict[str, Any]) -> str:
 
 
 def tools_page() -> str:
-    from odoo_mcp.safety import annotations_for
-    from odoo_mcp.server import ALL_TOOLS
+    from odoo_mcp.toolsets import ALL_TOOLSETS
 
     lines = [
         "# Tools reference",
@@ -87,14 +86,16 @@ def tools_page() -> str:
         "Which tools a client sees depends on the mode (see [Safety](../safety.md)).",
         "",
     ]
-    for spec in sorted(ALL_TOOLS, key=lambda s: s.name):
-        hints = annotations_for(spec.name)
+    owners = {spec.name: t.metadata().name for t in ALL_TOOLSETS for spec in t.tools()}
+    specs = [spec for t in ALL_TOOLSETS for spec in t.tools()]
+    for spec in sorted(specs, key=lambda s: s.name):
+        hints = spec.annotations
         schema = spec.input_model.model_json_schema()
         required = set(schema.get("required", []))
         lines += [
             f"## `{spec.name}`",
             "",
-            f"**{spec.title}**: {spec.kind} tool. Annotations: "
+            f"**{spec.title}**: {spec.kind} tool of toolset `{owners[spec.name]}`. Annotations: "
             f"readOnlyHint={hints.read_only_hint}, destructiveHint={hints.destructive_hint}, "
             f"idempotentHint={hints.idempotent_hint}, openWorldHint={hints.open_world_hint}.",
             "",

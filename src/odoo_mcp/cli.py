@@ -24,7 +24,7 @@ import anyio
 from odoo_mcp.config import ConfigError, OdooMcpConfig, load_config
 from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.http import serve_http
-from odoo_mcp.server import ALL_TOOLS, build_server, selected_tools
+from odoo_mcp.server import build_server, toolset_registry
 from odoo_mcp.stdio import run_stdio
 
 __all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "main", "serve"]
@@ -192,13 +192,16 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
             await connection.close()
             return _connection_failed(config, exc)
         info = connection.get_connection_info()
+        report = await (registry := toolset_registry(config)).discover_and_register(connection)
         await connection.close()
-        tools = [spec.name for spec in selected_tools(config, ALL_TOOLS)]
+        tools = list(registry.tool_names())
         print(f"Odoo:     {config.describe()['odoo_url']} (database {info.database})")
         print(f"version:  {info.odoo_version} ({info.edition})")
         print(f"protocol: {info.protocol}")
         print(f"user:     {info.username or '(API key)'} (uid {info.uid})")
         print(f"mode:     {config.mode.value}")
+        for result in report.results:
+            print(f"toolset:  {result.name} {result.status} {result.skip_reason or ''}".rstrip())
         print(f"tools ({len(tools)}):")
         for name in tools:
             print(f"  {name}")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterable, Mapping
-from typing import Any, Final
+import weakref
+from typing import Any
 
 from mcp.server import ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -43,21 +43,15 @@ from odoo_mcp.errors import (
     unknown_tool_error,
 )
 from odoo_mcp.errors.suggestions import FieldHint
-from odoo_mcp.safety import AuditLogger, Operation, RateLimiter, annotations_for
-from odoo_mcp.safety.modes import operation_of_method
+from odoo_mcp.safety import AuditLogger, RateLimiter
 from odoo_mcp.tools.context import ToolContext, ToolSpec
-from odoo_mcp.toolsets import toolset_of
+from odoo_mcp.toolsets import ToolsetRegistry
 
 __all__ = ["AnySpec", "ToolDispatcher", "session_key", "tool_definition"]
 
 logger = logging.getLogger("odoo_mcp.server")
 
 AnySpec = ToolSpec[Any, Any]
-_NAMED_OPERATIONS: Final[Mapping[str, Operation]] = {
-    "odoo_core_create": Operation.CREATE,
-    "odoo_core_write": Operation.WRITE,
-    "odoo_core_unlink": Operation.UNLINK,
-}
 
 
 def session_key(ctx: ServerRequestContext[Any, Any]) -> str:
@@ -82,37 +76,6 @@ def session_key(ctx: ServerRequestContext[Any, Any]) -> str:
     return "stdio"
 
 
-def _operation(spec: AnySpec, params: BaseModel) -> Operation:
-    """REQ-11-22: the operation an invocation stands for, which decides if it is audited."""
-    if spec.name == "odoo_core_execute":
-        return operation_of_method(str(getattr(params, "method", "")))
-    if spec.name in _NAMED_OPERATIONS:
-        return _NAMED_OPERATIONS[spec.name]
-    return Operation.READ if spec.kind == "read" else Operation.EXECUTE
-
-
-#: The Odoo method behind each tool, for error messages and logs (REQ-10-19).
-TOOL_METHODS: dict[str, str] = {
-    "odoo_core_search_read": "search_read",
-    "odoo_core_read": "read",
-    "odoo_core_count": "search_count",
-    "odoo_core_fields_get": "fields_get",
-    "odoo_core_name_get": "name_get",
-    "odoo_core_default_get": "default_get",
-    "odoo_core_create": "create",
-    "odoo_core_write": "write",
-    "odoo_core_unlink": "unlink",
-}
-
-
-def odoo_method(spec: AnySpec, params: BaseModel) -> str:
-    """REQ-10-19: the Odoo method a call stands for: execute's own, else the tool's."""
-    method = getattr(params, "method", None)
-    if isinstance(method, str) and method:
-        return method
-    return TOOL_METHODS.get(spec.name, spec.name)
-
-
 def _result_id(result: BaseModel | None) -> int | list[int] | None:
     """REQ-11-23: ``result_id`` of a create: the new id(s) the result model carries."""
     for name in ("id", "ids"):
@@ -133,7 +96,7 @@ def tool_definition(spec: AnySpec) -> Tool:
         description=spec.description,
         input_schema=spec.input_model.model_json_schema(),
         output_schema=spec.result_model.model_json_schema(mode="serialization"),
-        annotations=annotations_for(spec.name),
+        annotations=spec.annotations,
         _meta=dict(spec.meta) if spec.meta else None,
     )
 
@@ -143,7 +106,7 @@ class ToolDispatcher:
 
     def __init__(
         self,
-        specs: Iterable[AnySpec],
+        toolsets: ToolsetRegistry,
         context: ToolContext,
         *,
         limiter: RateLimiter,
@@ -151,18 +114,48 @@ class ToolDispatcher:
         connection: CallerRouter,
         client_log: ClientLogLevels | None = None,
     ) -> None:
+        self.toolsets = toolsets
         self.specs: dict[str, AnySpec] = {}
-        for spec in specs:
-            if spec.name in self.specs:  # one would silently replace the other
-                owners = (self.specs[spec.name].handler.__module__, spec.handler.__module__)
-                raise ValueError(f"two tools are named {spec.name}: in {owners[0]} and {owners[1]}")
-            self.specs[spec.name] = spec
-        self.definitions = [tool_definition(spec) for spec in self.specs.values()]
+        self.definitions: list[Tool] = []
+        self.use_registered_tools()
+        self._connections_seen = connection.own.connections
+        self._sessions: weakref.WeakSet[Any] = weakref.WeakSet()
         self.context = context
         self.limiter = limiter
         self.audit = audit
         self.connection = connection
         self.client_log = client_log
+
+    def use_registered_tools(self) -> None:
+        """REQ-03-12: serve what the toolset registry registered (names are unique there)."""
+        self.specs = {spec.name: spec for spec in self.toolsets.tools()}
+        self.definitions = [tool_definition(spec) for spec in self.specs.values()]
+
+    async def register(self) -> None:
+        """REQ-03-04: run the toolset registration against the connected Odoo and serve it."""
+        await self.toolsets.discover_and_register(self.connection)
+        self._connections_seen = self.connection.own.connections
+        self.use_registered_tools()
+
+    async def _follow_reconnections(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        """REQ-03-17/18: after a reconnection (maybe to another Odoo version, other modules)
+        the toolsets are checked again; if the tools change, every client seen is sent
+        ``notifications/tools/list_changed`` before the new set is served."""
+        self._sessions.add(ctx.session)
+        if self.connection.own.connections == self._connections_seen:
+            return
+        self._connections_seen = self.connection.own.connections
+        before = set(self.specs)
+        await self.toolsets.discover_and_register(self.connection)
+        if set(self.toolsets.tool_names()) == before:
+            return
+        logger.info("the registered tools changed after a reconnection; notifying clients")
+        for session in list(self._sessions):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # a client gone away: nothing to tell it
+                logger.debug("tools/list_changed not delivered", exc_info=True)
+        self.use_registered_tools()
 
     def input_schema(self, name: str) -> dict[str, Any] | None:
         """REQ-10-16: the schema the SDK may check header parameters against."""
@@ -173,6 +166,7 @@ class ToolDispatcher:
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams
     ) -> ListToolsResult:
         """REQ-11-05: only the tools registered for this mode and these toolsets are listed."""
+        await self._follow_reconnections(ctx)
         return ListToolsResult(tools=list(self.definitions))
 
     async def call_tool(
@@ -180,6 +174,7 @@ class ToolDispatcher:
     ) -> CallToolResult:
         """REQ-10-16: unknown or hidden tool -32601, invalid arguments -32602, a server bug
         -32603; REQ-10-17: Odoo and safety errors are tool results with ``isError: true``."""
+        await self._follow_reconnections(ctx)
         spec = self.specs.get(params.name)
         if spec is None:
             # decision 13: a tool hidden by the mode (REQ-11-05) is an unknown tool
@@ -187,7 +182,7 @@ class ToolDispatcher:
         try:
             arguments = spec.input_model.model_validate(params.arguments or {})
         except ValidationError as exc:
-            if toolset_of(spec.name) == "contracts":
+            if spec.schema_errors_as_results:
                 # REQ-LUJ-13: the storefront contracts answer a request that fails their schema
                 # with their own INVALID_PARAMS error, like their other errors, not -32602
                 return to_tool_result(invalid_params_response(spec.name, exc))
@@ -217,7 +212,7 @@ class ToolDispatcher:
         except MCPError:
             raise
         except Exception as exc:
-            method = odoo_method(spec, params)
+            method = spec.method_of(params)
             response, error_result = error_tool_result(
                 exc, model=model, method=method, fields=self._field_hint
             )
@@ -269,7 +264,7 @@ class ToolDispatcher:
                 session_id=session,
                 tool=spec.name,
                 model=model,
-                operation=_operation(spec, params),
+                operation=spec.operation_of(params),
                 values=_arguments(params),
                 success=success,
                 duration_ms=(time.perf_counter() - started) * 1000.0,

@@ -14,7 +14,7 @@ The tools themselves (``odoo_mcp.tools``) never see MCP.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
@@ -34,36 +34,21 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
-from odoo_mcp import contracts
 from odoo_mcp.callers import CallerRouter, as_request_caller
 from odoo_mcp.client_logging import ClientLogLevels
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.dispatch import AnySpec, ToolDispatcher, session_key
+from odoo_mcp.dispatch import ToolDispatcher, session_key
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.resources.handlers import ListenWatcher, ResourceHandlers, SubscriptionHandlers
 from odoo_mcp.resources.reader import ResourceContext
 from odoo_mcp.resources.subscriptions import SubscriptionManager
 from odoo_mcp.safety import AuditLogger, RateLimiter
-from odoo_mcp.tools import (
-    core_execute,
-    core_meta,
-    core_models,
-    core_read,
-    core_toolsets,
-    core_write,
-)
 from odoo_mcp.tools.context import ToolContext
-from odoo_mcp.toolsets import OPT_IN_TOOLSETS, toolset_of
+from odoo_mcp.toolsets import ALL_TOOLSETS, BaseToolset, ToolsetRegistry
 
-__all__ = [
-    "ALL_TOOLS",
-    "SERVER_NAME",
-    "build_server",
-    "selected_tools",
-    "server_version",
-]
+__all__ = ["SERVER_NAME", "build_server", "server_version", "toolset_registry"]
 
 logger = logging.getLogger(__name__)
 SERVER_NAME: Final = "odoo-mcp"
@@ -71,35 +56,21 @@ INSTRUCTIONS: Final = (
     "Access to an Odoo ERP. Start with odoo_core_list_models and odoo_core_fields_get, then "
     "search with odoo_core_search_read. Errors come back as JSON with a suggestion."
 )
-#: SPEC-04: every tool of the server, one line per tools module.
-ALL_TOOLS: Final[tuple[AnySpec, ...]] = (
-    *core_read.TOOLS,
-    *core_meta.TOOLS,
-    *core_models.TOOLS,
-    *core_toolsets.TOOLS,
-    *contracts.TOOLS,
-    *core_write.TOOLS,
-    *core_execute.TOOLS,
-)
 
 
-def selected_tools(config: OdooMcpConfig, specs: Iterable[AnySpec]) -> list[AnySpec]:
-    """REQ-11-04/05: the tools registered: visible in the mode, in an enabled toolset
-    (``enabled_toolsets`` empty means all) and not in a disabled one."""
+def toolset_registry(
+    config: OdooMcpConfig, toolsets: Sequence[BaseToolset] | None = None
+) -> ToolsetRegistry:
+    """REQ-03-04/06/12, REQ-11-04/05: the toolsets of this configuration, in dependency order
+    (a cycle or two tools of one name stop the start), registering only the tools the mode
+    lets through; ``enabled_toolsets`` / ``disabled_toolsets`` filter toolsets."""
     policy = config.safety_policy()
-    enabled, disabled = set(config.enabled_toolsets), set(config.disabled_toolsets)
-    return [
-        spec
-        for spec in specs
-        if policy.is_tool_visible(spec.name)
-        and (toolset_of(spec.name) in enabled if enabled else _on_by_default(spec.name))
-        and toolset_of(spec.name) not in disabled
-    ]
-
-
-def _on_by_default(tool: str) -> bool:
-    """Decision 28: an empty enabled_toolsets means every toolset but the opt-in ones."""
-    return toolset_of(tool) not in OPT_IN_TOOLSETS
+    return ToolsetRegistry(
+        ALL_TOOLSETS if toolsets is None else toolsets,
+        enabled=config.enabled_toolsets,
+        disabled=config.disabled_toolsets,
+        visible=lambda spec: policy.is_tool_visible(spec.name, spec.hints),
+    )
 
 
 def server_version() -> str:
@@ -114,16 +85,17 @@ def build_server(
     config: OdooMcpConfig,
     connection: ConnectionManager,
     *,
-    tools: Sequence[AnySpec] | None = None,
+    toolsets: Sequence[BaseToolset] | None = None,
 ) -> MCPServer[dict[str, Any]]:
     """REQ-01-14: the MCP server of one configuration and one Odoo connection.
 
     REQ-11-04/05: only the tools visible in the mode (and in the enabled toolsets) are
     registered. The lifespan connects to Odoo before the first request is served
-    (REQ-01-15: a failure stops the start) and closes the connection at the end.
+    (REQ-01-15: a failure stops the start), registers the toolsets that can run on it
+    (REQ-03-04) and closes the connection at the end.
     """
     policy = config.safety_policy()
-    specs = selected_tools(config, ALL_TOOLS if tools is None else tools)
+    registry = toolset_registry(config, toolsets)
     # REQ-HTTP-15: every Odoo call goes to the request's caller (HTTP with auth) or to ours
     odoo = CallerRouter(connection)
     context = ToolContext(
@@ -135,11 +107,11 @@ def build_server(
         ),
         search_default_limit=config.search_default_limit,
         search_max_limit=config.search_max_limit,
-        tool_names=tuple(spec.name for spec in specs),
+        toolsets=registry,
     )
     client_log = ClientLogLevels(session_key)
     dispatcher = ToolDispatcher(
-        specs,
+        registry,
         context,
         limiter=RateLimiter(config.rate_limits()),
         audit=AuditLogger(config.audit_settings()),
@@ -166,6 +138,7 @@ def build_server(
     async def lifespan(_server: MCPServer[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
         await connection.connect()  # a no-op when the CLI connected already
         try:
+            await dispatcher.register()
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(poll_forever)
                 yield {"dispatcher": dispatcher}
@@ -180,7 +153,6 @@ def build_server(
         lifespan=lifespan,
         subscriptions=bus,
         log_level=config.log_level.upper(),  # type: ignore[arg-type]
-        warn_on_duplicate_tools=False,
     )
     low = server._lowlevel_server
     low.add_request_handler("tools/list", PaginatedRequestParams, dispatcher.list_tools)
@@ -220,8 +192,8 @@ def build_server(
     low.add_request_handler(
         "subscriptions/listen", SubscriptionsListenRequestParams, ListenWatcher(subscriptions, bus)
     )
-    # REQ-01-17/18: tools, resources and prompts announce listChanged (the SDK has no public
-    # knob for it); the lists are fixed for a session's life, so no such notification is due
+    # REQ-01-17/18, REQ-03-17: tools, resources and prompts announce listChanged (the SDK has
+    # no public knob for it); the tools change when a reconnection finds another Odoo
     low.create_initialization_options = partial(  # type: ignore[method-assign]
         low.create_initialization_options,
         NotificationOptions(tools_changed=True, resources_changed=True, prompts_changed=True),

@@ -20,6 +20,8 @@ from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
 from odoo_mcp.resources.workflows import workflow_for
 from odoo_mcp.safety import SafetyError, SafetyPolicy
 from odoo_mcp.tools.context import ToolContext
+from odoo_mcp.toolsets import ToolsetRegistry
+from odoo_mcp.toolsets.core import CoreToolset
 
 pytestmark = pytest.mark.anyio
 
@@ -81,12 +83,14 @@ def fake() -> FakeOdoo:
 async def rc(fake: FakeOdoo) -> AsyncIterator[ResourceContext]:
     connection = fake_connection(fake_config(), fake)
     await connection.connect()
+    toolsets = ToolsetRegistry([CoreToolset()])
+    await toolsets.discover_and_register(connection)
     tools = ToolContext(
         odoo=connection,
         registry=ModelRegistry(connection),
         policy=SafetyPolicy(field_blocklist=["phone"]),
         formatting=FormatOptions(),
-        tool_names=("odoo_core_search_read",),
+        toolsets=toolsets,
     )
     yield ResourceContext(tools, "0.1.0")
     await connection.close()

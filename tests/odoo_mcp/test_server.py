@@ -21,9 +21,11 @@ from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from odoo_mcp.config import OdooMcpConfig, load_config
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.safety import Mode, is_tool_visible
-from odoo_mcp.server import ALL_TOOLS, build_server
+from odoo_mcp.safety import Mode, Operation, is_tool_visible
+from odoo_mcp.safety.annotations import DELETES, READS
+from odoo_mcp.server import build_server
 from odoo_mcp.tools.context import ToolContext, ToolSpec
+from odoo_mcp.toolsets import AnySpec, BaseToolset, ToolsetMetadata, all_tools
 
 pytestmark = pytest.mark.anyio
 
@@ -42,6 +44,7 @@ async def _fake_unlink(ctx: ToolContext, params: _UnlinkInput) -> _UnlinkResult:
 
 
 #: A stand-in destructive tool: hidden below full mode (REQ-11-04).
+HINTS = {spec.name: spec.hints for spec in all_tools()}
 UNLINK = ToolSpec(
     name="odoo_core_unlink",
     title="Delete records",
@@ -49,7 +52,8 @@ UNLINK = ToolSpec(
     input_model=_UnlinkInput,
     result_model=_UnlinkResult,
     handler=_fake_unlink,
-    kind="write",
+    hints=DELETES,
+    operation=Operation.UNLINK,
 )
 
 
@@ -65,8 +69,27 @@ CRASH = ToolSpec(
     input_model=_UnlinkInput,
     result_model=_UnlinkResult,
     handler=_crash,
-    kind="read",
+    hints=READS,
 )
+
+
+class _Toolset(BaseToolset):
+    """A toolset of these tools (the server's own toolsets replaced in a test)."""
+
+    def __init__(self, name: str, *tools: AnySpec) -> None:
+        self.name, self.specs = name, tools
+
+    def metadata(self) -> ToolsetMetadata:
+        return ToolsetMetadata(name=self.name, description=f"{self.name} (test)")
+
+    def tools(self) -> tuple[AnySpec, ...]:
+        return self.specs
+
+
+def _core_with(spec: AnySpec) -> list[BaseToolset]:
+    """The core tools with one replaced by ``spec``."""
+    core = [tool for tool in all_tools() if tool.name.startswith("odoo_core_")]
+    return [_Toolset("core", *(tool for tool in core if tool.name != spec.name), spec)]
 
 
 def _config(**values: object) -> OdooMcpConfig:
@@ -82,7 +105,7 @@ def _config(**values: object) -> OdooMcpConfig:
 async def test_server_bug_is_internal_error(fake: FakeOdoo) -> None:
     """REQ-10-16: an unhandled server error is -32603, with neither message nor traceback."""
     config = _config()
-    server = build_server(config, _connection(config, fake), tools=[CRASH])
+    server = build_server(config, _connection(config, fake), toolsets=[_Toolset("core", CRASH)])
     async with Client(server, mode="legacy") as c:
         with pytest.raises(MCPError) as caught:
             await c.call_tool("odoo_core_name_get", {"model": "res.partner", "ids": [1]})
@@ -105,8 +128,7 @@ def _connection(config: OdooMcpConfig, fake: FakeOdoo) -> ConnectionManager:
 
 async def _client(fake: FakeOdoo, **values: object) -> AsyncIterator[Client]:
     config = _config(**values)
-    tools = [*(spec for spec in ALL_TOOLS if spec.name != UNLINK.name), UNLINK]
-    server = build_server(config, _connection(config, fake), tools=tools)
+    server = build_server(config, _connection(config, fake), toolsets=_core_with(UNLINK))
     async with Client(server, mode="legacy") as client:
         yield client
 
@@ -133,7 +155,7 @@ async def test_tools_list_per_mode(fake: FakeOdoo, mode: str) -> None:
         assert "odoo_core_search_read" in names
         assert ("odoo_core_unlink" in names) is (mode == "full")
         for tool in tools:
-            assert is_tool_visible(tool.name, Mode(mode))
+            assert is_tool_visible(tool.name, Mode(mode), HINTS[tool.name])
             hints = tool.annotations
             assert hints is not None
             assert None not in (
@@ -251,14 +273,13 @@ async def test_audit_log(fake: FakeOdoo, tmp_path: Path) -> None:
 
 
 def test_errors_name_the_odoo_method_not_the_tool() -> None:
-    from odoo_mcp.dispatch import odoo_method
     from odoo_mcp.tools.core_execute import TOOLS as EXECUTE
     from odoo_mcp.tools.core_read import TOOLS as READ
 
     execute, search_read = EXECUTE[0], READ[0]
     params = execute.input_model.model_validate({"model": "sale.order", "method": "action_x"})
-    assert odoo_method(execute, params) == "action_x"
-    assert odoo_method(search_read, search_read.input_model.model_validate({"model": "m"})) == (
+    assert execute.method_of(params) == "action_x"
+    assert search_read.method_of(search_read.input_model.model_validate({"model": "m"})) == (
         "search_read"
     )
 
@@ -266,5 +287,8 @@ def test_errors_name_the_odoo_method_not_the_tool() -> None:
 def test_two_tools_of_one_name_stop_the_start(fake: FakeOdoo) -> None:
     """A tool that would silently replace another is a start-up error naming both owners."""
     config = _config(mode="full")
-    with pytest.raises(ValueError, match="two tools are named odoo_core_unlink: in odoo_mcp"):
-        build_server(config, _connection(config, fake), tools=[*ALL_TOOLS, UNLINK])
+    toolsets = [*_core_with(UNLINK), _Toolset("extra", UNLINK)]
+    with pytest.raises(
+        ValueError, match="two tools are named odoo_core_unlink: one in toolset core"
+    ):
+        build_server(config, _connection(config, fake), toolsets=toolsets)

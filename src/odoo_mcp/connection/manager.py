@@ -70,6 +70,8 @@ class ConnectionManager(OdooCalls):
         self._login: Login | None = None
         self._last_used = clock()
         self.installed_modules: list[str] = []
+        #: REQ-03-17: successful (re)connections so far; a new one may have found another Odoo
+        self.connections = 0
 
     @property
     def state(self) -> ConnectionState:
@@ -143,6 +145,7 @@ class ConnectionManager(OdooCalls):
             self._state = ConnectionState.ERROR
             raise
         self._login = login
+        self.connections += 1
         self._state = ConnectionState.AUTHENTICATED
         logger.info(
             "connected to Odoo %s at %s over %s as uid %s",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from decimal import Decimal
 from functools import wraps
 from typing import Any, Final, TypeVar
@@ -36,6 +35,7 @@ from odoo_mcp.contracts.schemas import contract_version
 from odoo_mcp.errors import ToolError, classify
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.safety import Operation, SafetyError
+from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 
 __all__ = ["CONTRACT_TOOL_NAMES", "TOOLS"]
@@ -257,38 +257,50 @@ async def deliveries_track(
     )
 
 
-TOOLS: Final[list[ToolSpec[Any, Any]]] = [
-    ToolSpec(name="orders.get", title="Get an order",
-             description="A sale order by its reference (orderId, e.g. S00035): status "
-             "(draft/confirmed/done/cancel), customer, total, creation date, and the lines "
-             "when includeLines is true.",
-             input_model=OrdersGetRequest, result_model=OrdersGetResponse,
-             handler=orders_get, kind="read"),
-    ToolSpec(name="customers.search", title="Search customers",
-             description="Customers whose name, email or phone contains the query, with the "
-             "total number of matches.",
-             input_model=CustomersSearchRequest, result_model=CustomersSearchResponse,
-             handler=customers_search, kind="read"),
-    ToolSpec(name="products.list", title="List products",
-             description="A page (limit/offset) of the catalogue, optionally one category "
-             "(categoryId) and only what is in stock (available), with the total count.",
-             input_model=ProductsListRequest, result_model=ProductsListResponse,
-             handler=products_list, kind="read"),
-    ToolSpec(name="deliveries.track", title="Track a delivery",
-             description="A delivery by its reference (deliveryId, e.g. WH/OUT/00019): status "
-             "(pending/in_transit/delivered/failed), order, dates and tracking events.",
-             input_model=DeliveriesTrackRequest, result_model=DeliveriesTrackResponse,
-             handler=deliveries_track, kind="read"),
-]  # fmt: skip
+def _contract(
+    name: str,
+    title: str,
+    description: str,
+    input_model: type[BaseModel],
+    result_model: type[BaseModel],
+    handler: Any,
+) -> ToolSpec[Any, Any]:
+    """REQ-LUJ-14: a contract operation; its listing shows the contract's version (decision
+    31): in ``_meta`` as ``contractVersion`` and at the end of the description.
+
+    REQ-LUJ-13: a request that fails the contract's schema gets the contract's INVALID_PARAMS.
+    """
+    version = contract_version(name)
+    return ToolSpec(
+        name=name,
+        title=title,
+        description=f"{description} Contract version {version}.",
+        input_model=input_model,
+        result_model=result_model,
+        handler=handler,
+        hints=READS,  # REQ-LUJ-16: the storefront operations only read
+        schema_errors_as_results=True,
+        meta={"contractVersion": version},
+    )
 
 
-def _versioned(spec: ToolSpec[Any, Any]) -> ToolSpec[Any, Any]:
-    """REQ-LUJ-14: the tool listing shows the contract's version (decision 31): in ``_meta``
-    as ``contractVersion`` and at the end of the description."""
-    version = contract_version(spec.name)
-    return replace(spec, description=f"{spec.description} Contract version {version}.",
-                   meta={"contractVersion": version})  # fmt: skip
-
-
-TOOLS[:] = [_versioned(spec) for spec in TOOLS]
+TOOLS: Final[tuple[ToolSpec[Any, Any], ...]] = (
+    _contract("orders.get", "Get an order",
+              "A sale order by its reference (orderId, e.g. S00035): status "
+              "(draft/confirmed/done/cancel), customer, total, creation date, and the lines "
+              "when includeLines is true.",
+              OrdersGetRequest, OrdersGetResponse, orders_get),
+    _contract("customers.search", "Search customers",
+              "Customers whose name, email or phone contains the query, with the total "
+              "number of matches.",
+              CustomersSearchRequest, CustomersSearchResponse, customers_search),
+    _contract("products.list", "List products",
+              "A page (limit/offset) of the catalogue, optionally one category (categoryId) "
+              "and only what is in stock (available), with the total count.",
+              ProductsListRequest, ProductsListResponse, products_list),
+    _contract("deliveries.track", "Track a delivery",
+              "A delivery by its reference (deliveryId, e.g. WH/OUT/00019): status "
+              "(pending/in_transit/delivered/failed), order, dates and tracking events.",
+              DeliveriesTrackRequest, DeliveriesTrackResponse, deliveries_track),
+)  # fmt: skip
 CONTRACT_TOOL_NAMES: Final = frozenset(spec.name for spec in TOOLS)

@@ -23,7 +23,6 @@ from odoo_mcp.resources.workflows import Workflow, workflow_for
 from odoo_mcp.safety import Operation
 from odoo_mcp.tools.core_common import DOMAIN_HELP
 from odoo_mcp.tools.core_toolsets import without_credentials
-from odoo_mcp.toolsets import toolset_of
 from odoo_mcp.x2many import COMMANDS
 
 __all__ = ["PROMPTS", "PromptSpec", "render_prompt"]
@@ -101,7 +100,9 @@ async def overview(rc: ResourceContext, args: Mapping[str, str]) -> str:
     info = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
     version = odoo.odoo_version
     tools = sorted(_tools(rc))
-    toolsets = sorted({toolset_of(tool) for tool in tools})
+    registry = rc.tools.toolsets
+    owner = registry.get_toolset_for_tool if registry is not None else (lambda tool: None)
+    toolsets = sorted({owner(tool) or "?" for tool in tools})
     uid = getattr(info, "uid", None)
     user = await user_display_name(rc, uid, getattr(info, "username", None))
     url = getattr(info, "url", None)
@@ -129,7 +130,7 @@ async def overview(rc: ResourceContext, args: Mapping[str, str]) -> str:
         (EXECUTE, "run a model's buttons, e.g. action_confirm"),
     ]
     lines += [f"- Use {tool} to {text}" for tool, text in hints if tool in tools]
-    workflow = [tool for tool in tools if toolset_of(tool) != "core"]
+    workflow = [tool for tool in tools if owner(tool) != "core"]
     if workflow:
         lines.append(f"- Use workflow tools (e.g., {workflow[0]}) for business operations")
     return "\n".join(lines)

@@ -4,7 +4,7 @@ Layering (SPEC-11 header): modes -> annotations -> model/field/method filters ->
 -> audit logging. Every refusal is a ``SafetyError`` raised before anything reaches Odoo.
 """
 
-from odoo_mcp.safety.annotations import TOOL_ANNOTATIONS, annotations_for, workflow_annotations
+from odoo_mcp.safety.annotations import ToolHints, tool_annotations, workflow_hints
 from odoo_mcp.safety.audit import AuditLogger, AuditRecord, AuditSettings, sanitize
 from odoo_mcp.safety.blocklists import (
     DEFAULT_FIELD_BLOCKLIST,
@@ -13,7 +13,7 @@ from odoo_mcp.safety.blocklists import (
     SafetyCode,
     SafetyError,
 )
-from odoo_mcp.safety.modes import Mode, Operation, enforce_mode, is_tool_visible, visible_tools
+from odoo_mcp.safety.modes import Mode, Operation, enforce_mode, is_tool_visible
 from odoo_mcp.safety.policy import SafetyPolicy
 from odoo_mcp.safety.ratelimit import RateLimitedError, RateLimiter, RateLimits
 
@@ -21,7 +21,6 @@ __all__ = [
     "DEFAULT_FIELD_BLOCKLIST",
     "DEFAULT_METHOD_BLOCKLIST",
     "DEFAULT_MODEL_BLOCKLIST",
-    "TOOL_ANNOTATIONS",
     "AuditLogger",
     "AuditRecord",
     "AuditSettings",
@@ -33,10 +32,10 @@ __all__ = [
     "SafetyCode",
     "SafetyError",
     "SafetyPolicy",
-    "annotations_for",
+    "ToolHints",
     "enforce_mode",
     "is_tool_visible",
     "sanitize",
-    "visible_tools",
-    "workflow_annotations",
+    "tool_annotations",
+    "workflow_hints",
 ]

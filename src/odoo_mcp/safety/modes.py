@@ -10,9 +10,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Final
 
-from mcp.types import ToolAnnotations
-
-from odoo_mcp.safety.annotations import TOOL_ANNOTATIONS
+from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.blocklists import SafetyError
 
 __all__ = [
@@ -23,7 +21,6 @@ __all__ = [
     "enforce_mode",
     "is_tool_visible",
     "operation_of_method",
-    "visible_tools",
 ]
 
 
@@ -108,22 +105,15 @@ def enforce_mode(
         )
 
 
-def is_tool_visible(tool: str, mode: Mode, annotations: ToolAnnotations | None = None) -> bool:
-    """REQ-11-04: which tools each mode registers, derived from the tool's annotations.
+def is_tool_visible(tool: str, mode: Mode, hints: ToolHints) -> bool:
+    """REQ-11-04: which tools each mode registers, derived from the tool's hints.
 
     Read-only tools and ``odoo_core_execute`` are listed in every mode; destructive tools
     (unlink, attachment delete) only in ``full``; every other changing tool (create, write,
     workflow creates/confirms/cancels, post message, upload) in ``restricted`` and ``full``.
-    A tool with no known annotations counts as destructive: unknown means full mode only.
     """
-    hints = annotations if annotations is not None else TOOL_ANNOTATIONS.get(tool)
-    if tool in ALWAYS_VISIBLE_TOOLS or (hints is not None and hints.read_only_hint is True):
+    if tool in ALWAYS_VISIBLE_TOOLS or hints.read_only:
         return True
-    if hints is None or hints.destructive_hint is not False:
+    if hints.destructive:
         return mode is Mode.FULL
     return mode is not Mode.READONLY
-
-
-def visible_tools(tools: Iterable[str], mode: Mode) -> list[str]:
-    """REQ-11-05: a tool hidden by the mode is not listed (it is never registered)."""
-    return [tool for tool in tools if is_tool_visible(tool, mode)]

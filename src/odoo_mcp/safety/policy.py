@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.blocklists import (
     DEFAULT_MODEL_BLOCKLIST,
     EXTRA_DEFAULT_MODEL_BLOCKLIST,
@@ -73,9 +74,9 @@ class SafetyPolicy:
 
     # -- tools -------------------------------------------------------------------------------
 
-    def is_tool_visible(self, tool: str) -> bool:
+    def is_tool_visible(self, tool: str, hints: ToolHints) -> bool:
         """REQ-11-05: a tool hidden by the mode is not listed."""
-        return is_tool_visible(tool, self.mode)
+        return is_tool_visible(tool, self.mode, hints)
 
     # -- models and operations ---------------------------------------------------------------
 

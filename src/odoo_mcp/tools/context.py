@@ -1,25 +1,34 @@
-"""SPEC-04: what every tool handler is given, and nothing more.
+"""SPEC-04: what every tool handler is given, and what a tool is.
 
-A tool is an input model, a pure async handler ``handler(ctx, params) -> ResultModel`` and one
-registry line in ``odoo_mcp.server``.  Handlers never see MCP: they take a ``ToolContext``,
-which carries the Odoo connection, the field-metadata registry, the safety policy and the
-display options, so they can be tested against the fake Odoo without any transport.
-Rate limiting, audit records and the conversion of exceptions into SPEC-10 error results
-belong to the dispatcher in ``odoo_mcp.server``, around the handler.
+A tool is one ``ToolSpec``: its name, title, description, input model, result model, handler
+and the facts the server needs around it (annotation hints, the operation the audit log and
+the mode check see, the Odoo method errors name). Its toolset lists it (``odoo_mcp.toolsets``):
+adding a tool is one spec in one module and one line in its toolset.
+
+Handlers never see MCP: they take a ``ToolContext``, which carries the Odoo connection, the
+field-metadata registry, the safety policy and the display options, so they can be tested
+against the fake Odoo without any transport. Rate limiting, audit records and the conversion
+of exceptions into SPEC-10 error results belong to the dispatcher (``odoo_mcp.dispatch``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
+from mcp.types import ToolAnnotations
 from pydantic import BaseModel
 
 from odoo_mcp.connection.base import OdooCalls
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
+from odoo_mcp.safety.annotations import ToolHints
+from odoo_mcp.safety.modes import Operation
 from odoo_mcp.safety.policy import SafetyPolicy
+
+if TYPE_CHECKING:
+    from odoo_mcp.toolsets.registration import ToolsetRegistry
 
 __all__ = ["ToolContext", "ToolSpec"]
 
@@ -34,8 +43,13 @@ class ToolContext:
     formatting: FormatOptions
     search_default_limit: int = 80
     search_max_limit: int = 500
-    #: REQ-03-19: the tools registered on this server (for odoo_core_list_toolsets)
-    tool_names: tuple[str, ...] = ()
+    #: REQ-03-10/19: what the toolset registration did (None outside a server, in unit tests)
+    toolsets: ToolsetRegistry | None = field(default=None)
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        """REQ-03-19: the tools registered on this server."""
+        return () if self.toolsets is None else self.toolsets.tool_names()
 
 
 InputT = TypeVar("InputT", bound=BaseModel)
@@ -44,9 +58,7 @@ ResultT = TypeVar("ResultT", bound=BaseModel)
 
 @dataclass(frozen=True)
 class ToolSpec(Generic[InputT, ResultT]):
-    """One tool: its exact SPEC-04 name, title, input model (= inputSchema), result model
-    (= outputSchema) and handler.  Each tools module exports ``TOOLS: list[ToolSpec]``;
-    ``odoo_mcp.server`` registers them and takes annotations from ``safety.annotations``."""
+    """One tool and everything the server needs to know of it, in one place."""
 
     name: str
     title: str
@@ -54,6 +66,42 @@ class ToolSpec(Generic[InputT, ResultT]):
     input_model: type[InputT]
     result_model: type[ResultT]
     handler: Callable[[ToolContext, InputT], Awaitable[ResultT]]
-    kind: Literal["read", "write"]  # for the rate limiter and the audit log
+    #: REQ-11-17/18: readOnly, destructive and idempotent (openWorld is always true)
+    hints: ToolHints
+    #: REQ-11-22: the operation a call stands for (audit, mode), or how to tell it from the
+    #: call's arguments (``odoo_core_execute``: the method's); None: read for a read-only
+    #: tool, execute for any other
+    operation: Operation | Callable[[InputT], Operation] | None = None
+    #: REQ-10-19: the Odoo method errors name; None: the call's own ``method`` argument, else
+    #: the tool's name
+    odoo_method: str | None = None
+    #: REQ-LUJ-13: arguments that fail the input model are a result in the tool's own error
+    #: format (the storefront contracts), not JSON-RPC -32602
+    schema_errors_as_results: bool = False
     #: the tool's ``_meta`` in tools/list (REQ-LUJ-14: a contract's version, decision 31)
     meta: dict[str, Any] | None = None
+
+    @property
+    def kind(self) -> Literal["read", "write"]:
+        """REQ-11-20: the rate limiter's bucket: read-only tools are reads."""
+        return "read" if self.hints.read_only else "write"
+
+    @property
+    def annotations(self) -> ToolAnnotations:
+        """REQ-11-17: the tool's title and its four hints, every one explicit."""
+        return self.hints.annotations(self.title)
+
+    def operation_of(self, params: InputT) -> Operation:
+        """REQ-11-22: the operation one invocation stands for."""
+        if callable(self.operation):
+            return self.operation(params)
+        if self.operation is not None:
+            return self.operation
+        return Operation.READ if self.hints.read_only else Operation.EXECUTE
+
+    def method_of(self, params: InputT) -> str:
+        """REQ-10-19: the Odoo method a call stands for: the tool's, else the call's own."""
+        if self.odoo_method is not None:
+            return self.odoo_method
+        method = getattr(params, "method", None)
+        return method if isinstance(method, str) and method else self.name

@@ -22,6 +22,7 @@ from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 from odoo_mcp.connection import CallOutcome
 from odoo_mcp.domain import OPERATORS
 from odoo_mcp.safety import Operation
+from odoo_mcp.safety.annotations import CHANGES
 from odoo_mcp.safety.blocklists import NAME_SEARCH_FIELDS
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.context import ToolContext, ToolSpec
@@ -238,6 +239,11 @@ async def _name_get_without_name_get(
     return ExecuteResult(result_type="value", result=[[i, n] for i, n in pairs], note=note)
 
 
+def _operation_of_call(params: ExecuteInput) -> Operation:
+    """REQ-11-22: an execute call stands for its method's operation (decision 1)."""
+    return operation_of_method(params.method)
+
+
 async def execute(ctx: ToolContext, params: ExecuteInput) -> ExecuteResult:
     """REQ-04-25: run any public method of a model; the generic escape hatch.
 
@@ -275,6 +281,7 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=ExecuteInput,
         result_model=ExecuteResult,
         handler=execute,
-        kind="write",
+        hints=CHANGES,
+        operation=_operation_of_call,
     ),
 ]

@@ -16,6 +16,7 @@ from odoo_mcp.connection import OdooRpcError
 from odoo_mcp.formatting import normalize_datetime
 from odoo_mcp.registry import FIELDS_GET_ATTRIBUTES, FieldInfo
 from odoo_mcp.safety import Operation
+from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import (
     InputModel,
@@ -223,7 +224,8 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=FieldsGetInput,
         result_model=FieldsGetResult,
         handler=fields_get,
-        kind="read",
+        hints=READS,
+        odoo_method="fields_get",
     ),
     ToolSpec(
         name="odoo_core_name_get",
@@ -232,7 +234,8 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=NameGetInput,
         result_model=NameGetResult,
         handler=name_get,
-        kind="read",
+        hints=READS,
+        odoo_method="name_get",
     ),
     ToolSpec(
         name="odoo_core_default_get",
@@ -242,6 +245,7 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=DefaultGetInput,
         result_model=DefaultGetResult,
         handler=default_get,
-        kind="read",
+        hints=READS,
+        odoo_method="default_get",
     ),
 ]

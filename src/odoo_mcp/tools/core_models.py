@@ -16,6 +16,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooRpcError
 from odoo_mcp.model_listing import list_readable_models
+from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ResultModel
 
@@ -115,6 +116,6 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=ListModelsInput,
         result_model=ListModelsResult,
         handler=list_models,
-        kind="read",
+        hints=READS,
     ),
 ]

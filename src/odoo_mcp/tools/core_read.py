@@ -20,6 +20,7 @@ from odoo_mcp.formatting import normalize_records
 from odoo_mcp.order import parse_order
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
+from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import (
     BINARY_HINT,
@@ -278,7 +279,8 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=SearchReadInput,
         result_model=SearchReadResult,
         handler=search_read,
-        kind="read",
+        hints=READS,
+        odoo_method="search_read",
     ),
     ToolSpec(
         name="odoo_core_read",
@@ -288,7 +290,8 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=ReadInput,
         result_model=ReadResult,
         handler=read,
-        kind="read",
+        hints=READS,
+        odoo_method="read",
     ),
     ToolSpec(
         name="odoo_core_count",
@@ -297,6 +300,7 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=CountInput,
         result_model=CountResult,
         handler=count,
-        kind="read",
+        hints=READS,
+        odoo_method="search_count",
     ),
 ]

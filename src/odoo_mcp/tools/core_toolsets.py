@@ -11,13 +11,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel
 
+from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ResultModel
-from odoo_mcp.toolsets import TOOLSETS, ToolsetInfo, toolset_of
-
-__all__ = [
-    "TOOLS", "ListToolsetsInput", "ListToolsetsResult", "list_toolsets", "without_credentials",
-]  # fmt: skip
+from odoo_mcp.toolsets.report import RegistrationReport
 
 
 class ListToolsetsInput(InputModel):
@@ -35,12 +32,14 @@ class ToolsetEntry(BaseModel):
 
 
 class ListToolsetsResult(ResultModel):
-    """REQ-03-19: the toolsets, the tool count, the Odoo version and the connection URL."""
+    """REQ-03-19: the toolsets, the tool count, the Odoo version and the connection URL;
+    REQ-03-09/10: the registration report (decision 35: under ``registration``)."""
 
     toolsets: list[ToolsetEntry]
     total_tools: int
     odoo_version: str | None
     connection: str
+    registration: RegistrationReport | None = None
 
 
 def without_credentials(url: str) -> str:
@@ -52,20 +51,20 @@ def without_credentials(url: str) -> str:
 
 async def list_toolsets(ctx: ToolContext, params: ListToolsetsInput) -> ListToolsetsResult:
     """REQ-03-19: the registered toolsets with their tools; no Odoo call."""
-    groups: dict[str, list[str]] = {}
-    for tool in ctx.tool_names:
-        groups.setdefault(toolset_of(tool), []).append(tool)
     entries = []
-    for name in sorted(groups):
-        info = TOOLSETS.get(name) or ToolsetInfo(name=name, description="")
-        entries.append(
-            ToolsetEntry(
-                name=name,
-                description=info.description,
-                tools=sorted(groups[name]),
-                odoo_modules=list(info.required_modules),
+    report = None
+    if ctx.toolsets is not None:
+        grouped = ctx.toolsets.tools_by_toolset()
+        for metadata in ctx.toolsets.get_registered_toolsets():
+            entries.append(
+                ToolsetEntry(
+                    name=metadata.name,
+                    description=metadata.description,
+                    tools=sorted(grouped.get(metadata.name, ())),
+                    odoo_modules=list(metadata.required_modules),
+                )
             )
-        )
+        report = ctx.toolsets.report
     version = ctx.odoo.odoo_version
     # the connection's own info: in the served process ctx.odoo routes to the caller's
     # connection and has no server_url of its own (it always said "")
@@ -77,6 +76,7 @@ async def list_toolsets(ctx: ToolContext, params: ListToolsetsInput) -> ListTool
         total_tools=len(ctx.tool_names),
         odoo_version=str(version) if version else None,
         connection=without_credentials(url) if isinstance(url, str) else "",
+        registration=report,
     )
 
 
@@ -89,6 +89,6 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=ListToolsetsInput,
         result_model=ListToolsetsResult,
         handler=list_toolsets,
-        kind="read",
+        hints=READS,
     )
 ]

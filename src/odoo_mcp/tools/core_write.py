@@ -24,6 +24,7 @@ from odoo_mcp.errors import ErrorCategory, ErrorCode, ToolError
 from odoo_mcp.errors.suggestions import FieldHint, field_type_help
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
+from odoo_mcp.safety.annotations import CHANGES, CHANGES_IDEMPOTENT, DELETES
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ModelName, OdooContext, ResultModel
 from odoo_mcp.x2many import check_x2many_commands
@@ -241,7 +242,9 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=CreateInput,
         result_model=CreateResult,
         handler=create,
-        kind="write",
+        hints=CHANGES,
+        operation=Operation.CREATE,
+        odoo_method="create",
     ),
     ToolSpec(
         name="odoo_core_write",
@@ -253,7 +256,9 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=WriteInput,
         result_model=WriteResult,
         handler=write,
-        kind="write",
+        hints=CHANGES_IDEMPOTENT,
+        operation=Operation.WRITE,
+        odoo_method="write",
     ),
     ToolSpec(
         name="odoo_core_unlink",
@@ -264,6 +269,8 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         input_model=UnlinkInput,
         result_model=UnlinkResult,
         handler=unlink,
-        kind="write",
+        hints=DELETES,
+        operation=Operation.UNLINK,
+        odoo_method="unlink",
     ),
 ]

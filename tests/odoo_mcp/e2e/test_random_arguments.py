@@ -18,12 +18,12 @@ from mcp.types import INVALID_PARAMS, METHOD_NOT_FOUND
 
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_server
-from odoo_mcp.server import ALL_TOOLS
+from odoo_mcp.toolsets import all_tools
 from strategies import tool_arguments
 
 pytestmark = pytest.mark.anyio
 
-TOOL_NAMES = [spec.name for spec in ALL_TOOLS]
+TOOL_NAMES = [spec.name for spec in all_tools()]
 ERROR_KEYS = {"error", "category", "code", "message", "suggestion", "retry"}
 
 

@@ -13,6 +13,7 @@ from odoo_mcp.safety import (
     SafetyError,
     SafetyPolicy,
 )
+from odoo_mcp.safety.annotations import CHANGES, DELETES
 from odoo_mcp.safety.blocklists import FieldFilter, ModelFilter
 
 SPEC_MODELS = {
@@ -190,6 +191,6 @@ def test_the_description_lists_defaults_and_user_lists() -> None:
 
 
 def test_the_policy_lists_tools_by_mode() -> None:
-    assert not SafetyPolicy().is_tool_visible("odoo_core_create")
-    assert SafetyPolicy(mode=Mode.FULL).is_tool_visible("odoo_core_unlink")
+    assert not SafetyPolicy().is_tool_visible("odoo_core_create", CHANGES)
+    assert SafetyPolicy(mode=Mode.FULL).is_tool_visible("odoo_core_unlink", DELETES)
     assert not SafetyPolicy().is_model_readable("ir.rule")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from odoo_mcp.safety import SafetyError
-from odoo_mcp.safety.annotations import TOOL_ANNOTATIONS, workflow_annotations
+from odoo_mcp.safety.annotations import CHANGES, DELETES, READS, workflow_hints
 from odoo_mcp.safety.modes import (
     EXECUTE_READ_METHODS,
     Mode,
@@ -13,16 +13,16 @@ from odoo_mcp.safety.modes import (
     enforce_mode,
     is_tool_visible,
     operation_of_method,
-    visible_tools,
 )
+from odoo_mcp.toolsets import all_tools
 
 READ_TOOLS = [
     "odoo_core_search_read", "odoo_core_read", "odoo_core_count", "odoo_core_fields_get",
-    "odoo_core_name_get", "odoo_core_default_get", "odoo_core_deep_search",
-    "odoo_core_list_models", "odoo_core_list_toolsets", "odoo_reports_generate",
-    "orders.get", "customers.search", "products.list", "deliveries.track",
-    "odoo_reports_list",
+    "odoo_core_name_get", "odoo_core_default_get", "odoo_core_list_models",
+    "odoo_core_list_toolsets", "orders.get", "customers.search", "products.list",
+    "deliveries.track",
 ]  # fmt: skip
+HINTS = {spec.name: spec.hints for spec in all_tools()}
 
 # REQ-11-04's table: tool -> (readonly, restricted, full)
 VISIBILITY = {
@@ -31,9 +31,6 @@ VISIBILITY = {
     "odoo_core_write": (False, True, True),
     "odoo_core_unlink": (False, False, True),
     "odoo_core_execute": (True, True, True),
-    "odoo_chatter_post_message": (False, True, True),
-    "odoo_attachments_upload": (False, True, True),
-    "odoo_attachments_delete": (False, False, True),
 }
 
 
@@ -46,30 +43,34 @@ def test_tool_visibility_follows_the_mode_table(
     tool: str, expected: tuple[bool, bool, bool]
 ) -> None:
     modes = (Mode.READONLY, Mode.RESTRICTED, Mode.FULL)
-    assert tuple(is_tool_visible(tool, mode) for mode in modes) == expected
+    assert tuple(is_tool_visible(tool, mode, HINTS[tool]) for mode in modes) == expected
 
 
-def test_every_annotated_tool_is_in_the_visibility_table() -> None:
-    assert set(TOOL_ANNOTATIONS) == set(VISIBILITY)
+def test_every_tool_is_in_the_visibility_table() -> None:
+    assert set(HINTS) == set(VISIBILITY)
+
+
+@pytest.mark.parametrize(
+    ("hints", "expected"), [(READS, [True] * 3), (CHANGES, [False, True, True]),
+                            (DELETES, [False, False, True])],
+)  # fmt: skip
+def test_visibility_follows_the_hints_of_tools_to_come(hints: object, expected: list[bool]) -> None:
+    """REQ-11-04's rows for SPEC-09 tools (post message, upload, attachment delete)."""
+    assert [is_tool_visible("odoo_chatter_x", mode, hints) for mode in Mode] == expected  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("kind", ["create", "confirm", "cancel"])
 def test_workflow_tools_are_hidden_in_readonly_only(kind: str) -> None:
-    hints = workflow_annotations(kind, "Workflow")  # type: ignore[arg-type]
+    hints = workflow_hints(kind)  # type: ignore[arg-type]
     seen = [is_tool_visible("odoo_sales_x", mode, hints) for mode in Mode]
     assert seen == [False, True, True]
 
 
-def test_an_unknown_tool_counts_as_destructive() -> None:
-    assert [is_tool_visible("odoo_mystery_tool", mode) for mode in Mode] == [False, False, True]
-
-
 def test_hidden_tools_are_not_listed() -> None:
-    listed = visible_tools(VISIBILITY, Mode.READONLY)
+    listed = [tool for tool in VISIBILITY if is_tool_visible(tool, Mode.READONLY, HINTS[tool])]
     assert "odoo_core_create" not in listed
     assert "odoo_core_unlink" not in listed
     assert "odoo_core_execute" in listed
-    assert visible_tools(VISIBILITY, Mode.FULL) == list(VISIBILITY)
 
 
 @pytest.mark.parametrize("operation", [Operation.READ, Operation.SEARCH])

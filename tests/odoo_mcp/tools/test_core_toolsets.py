@@ -7,21 +7,27 @@ from dataclasses import replace
 import pytest
 
 from fake_odoo.handle import FakeOdoo
-from odoo_mcp.server import ALL_TOOLS
 from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets, without_credentials
+from odoo_mcp.toolsets import ALL_TOOLSETS, ToolsetRegistry
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_lists_the_registered_tools_by_toolset(ctx: ToolContext, fake: FakeOdoo) -> None:
-    names = tuple(spec.name for spec in ALL_TOOLS if spec.name.startswith("odoo_core_"))
-    result = await list_toolsets(replace(ctx, tool_names=names), ListToolsetsInput())
+    registry = ToolsetRegistry(ALL_TOOLSETS)
+    await registry.discover_and_register(ctx.odoo)
+    calls = fake.call_counts()
+    names = registry.tool_names()
+    result = await list_toolsets(replace(ctx, toolsets=registry), ListToolsetsInput())
     assert [t.name for t in result.toolsets] == ["core"]
     assert result.toolsets[0].tools == sorted(names) and result.total_tools == 12
     assert result.toolsets[0].status == "active" and result.toolsets[0].odoo_modules == []
     assert result.odoo_version == fake.version
-    assert fake.call_counts() == 0
+    assert fake.call_counts() == calls  # answered without any Odoo call
+    assert result.registration is not None
+    contracts = {r.name: r for r in result.registration.results}["contracts"]
+    assert contracts.status == "skipped" and "enabled_toolsets" in (contracts.skip_reason or "")
 
 
 def test_connection_url_never_carries_credentials() -> None:

@@ -1,0 +1,40 @@
+"""SPEC-04: the core toolset: generic tools that work on any Odoo model (REQ-03-15)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from odoo_mcp.tools import (
+    core_execute,
+    core_meta,
+    core_models,
+    core_read,
+    core_toolsets,
+    core_write,
+)
+from odoo_mcp.toolsets.base import AnySpec, BaseToolset, ToolsetMetadata
+
+__all__ = ["CoreToolset"]
+
+_METADATA = ToolsetMetadata(
+    name="core",
+    description="Generic CRUD, metadata and method tools that work on any Odoo model.",
+    tags=("crud", "metadata"),
+)
+
+
+class CoreToolset(BaseToolset):
+    """REQ-03-15: core needs no module and depends on no other toolset."""
+
+    def metadata(self) -> ToolsetMetadata:
+        return _METADATA
+
+    def tools(self) -> Sequence[AnySpec]:
+        return (
+            *core_read.TOOLS,
+            *core_meta.TOOLS,
+            *core_models.TOOLS,
+            *core_toolsets.TOOLS,
+            *core_write.TOOLS,
+            *core_execute.TOOLS,
+        )
