@@ -14,6 +14,7 @@ from odoo_mcp.toolsets import ALL_TOOLSETS, ToolsetRegistry
 pytestmark = pytest.mark.anyio
 
 
+@pytest.mark.req("REQ-03-10", "REQ-03-19")
 async def test_lists_the_registered_tools_by_toolset(ctx: ToolContext, fake: FakeOdoo) -> None:
     registry = ToolsetRegistry(ALL_TOOLSETS)
     await registry.discover_and_register(ctx.odoo)

@@ -103,7 +103,7 @@ def test_two_tools_of_one_name_stop_the_start_naming_both_toolsets() -> None:
         ToolsetRegistry([CORE, other])
 
 
-@pytest.mark.req("REQ-03-07", "REQ-03-08", "REQ-03-09")
+@pytest.mark.req("REQ-03-04", "REQ-03-07", "REQ-03-08", "REQ-03-09")
 async def test_a_toolset_without_its_modules_is_skipped_with_the_reason() -> None:
     sales = _Toolset(_tool("odoo_sales_x"), name="sales", required_modules=("sale", "stock"),
                      depends_on=("core",))  # fmt: skip
@@ -119,7 +119,7 @@ async def test_a_toolset_without_its_modules_is_skipped_with_the_reason() -> Non
     assert odoo.queries == [[["name", "in", ["sale", "stock"]], ["state", "=", "installed"]]]
 
 
-@pytest.mark.req("REQ-03-07")
+@pytest.mark.req("REQ-03-01", "REQ-03-03", "REQ-03-04", "REQ-03-07", "REQ-03-16")
 async def test_with_its_modules_a_toolset_is_registered() -> None:
     sales = _Toolset(_tool("odoo_sales_x"), name="sales", required_modules=("sale",),
                      depends_on=("core",))  # fmt: skip
