@@ -123,9 +123,14 @@ class ToolsetRegistry:
         self._check_unique_names()
 
     def _check_unique_names(self) -> None:
-        """REQ-03-12: tool names are unique across every toolset, registered or not."""
+        """REQ-03-12: tool names are unique across every toolset the configuration enables
+        (checked before Odoo is asked anything, so that a clash never depends on modules).
+        A toolset left out by the configuration is not even loaded (the contracts' schemas
+        cost start-up time)."""
         owners: dict[str, tuple[str, str]] = {}
         for toolset in self.toolsets:
+            if self.config_problem(toolset.metadata()) is not None:
+                continue
             name = toolset.metadata().name
             for spec in toolset.tools():
                 owner = (name, spec.handler.__module__)
