@@ -139,6 +139,18 @@ def test_reset_keeps_or_changes_the_modules() -> None:
     assert "confirm.stock.sms" in fake.db.registry
 
 
+def test_one_process_serves_both_databases_in_turn() -> None:
+    # the ORM's caches of fields, stored computes and orders are per module set
+    fake = FakeOdoo("19.0")
+    assert fake.call("sale.order", "search_read", [], fields=["delivery_status"], limit=1)
+    fake.reset(without=["stock"])
+    orders = fake.call("sale.order", "search_read", [], limit=1, order="name")
+    assert orders and "delivery_status" not in orders[0]
+    fake.reset(without=[])
+    orders = fake.call("sale.order", "search_read", [], limit=1, order="name")
+    assert orders and "delivery_status" in orders[0]
+
+
 def test_only_mapped_modules_can_be_left_out() -> None:
     with pytest.raises(ValueError, match="unknown module"):
         uninstalled_closure(["no_such_module"])
