@@ -40,9 +40,13 @@ Feature: The Odoo connection
       {"model": "res.partner", "fields": ["name"], "limit": 3, "context": {"active_test": false}}
       """
     Then the call succeeds
-    And every call Odoo received carried the context:
+    And every "search_read" call Odoo received carried the context:
       """
       {"lang": "en_US", "tz": "UTC", "active_test": false}
+      """
+    And every call Odoo received carried the context:
+      """
+      {"lang": "en_US", "tz": "UTC"}
       """
     When the client calls "odoo_core_search_read" with:
       """

@@ -61,6 +61,17 @@ def _every_context(world: World, docstring: str) -> None:
     assert not wrong, f"calls without {json.dumps(expected)}: " + "; ".join(map(_shown, wrong))
 
 
+@check(parsers.parse('every "{method}" call Odoo received carried the context:'))
+def _method_context(world: World, method: str, docstring: str) -> None:
+    """The calls of one ORM method: a tool's own keys go with its data call, not with the
+    metadata calls a server may make first on its own (fields_get of a model it has not seen)."""
+    expected = parse_json(docstring, world)
+    calls = [c for c in _model_calls(world) if c.get("method") == method]
+    assert calls, f"Odoo received no {method!r} call"
+    wrong = [c for c in calls if not matches(c.get("context") or {}, expected)]
+    assert not wrong, f"calls without {json.dumps(expected)}: " + "; ".join(map(_shown, wrong))
+
+
 @check(parsers.parse('no call Odoo received carried "{key}" in its context'))
 def _no_context_key(world: World, key: str) -> None:
     wrong = [c for c in _model_calls(world) if key in (c.get("context") or {})]
