@@ -41,6 +41,8 @@ class FakeOdooControl:
         self.url = url.rstrip("/")
         self._http = httpx2.Client(base_url=self.url + "/__fake__", timeout=timeout)
         self.dirty = False
+        #: a scenario left modules uninstalled: the next reset installs them again
+        self.modules_removed = False
 
     def close(self) -> None:
         self._http.close()
@@ -70,11 +72,21 @@ class FakeOdooControl:
         )
 
     def reset(self, *, version: str | None = None, scale: int = 1) -> None:
+        """Fresh demo data, with every module the kit uninstalled installed again."""
         body: dict[str, Any] = {"scale": scale}
         if version:
             body["version"] = version
+        if self.modules_removed:
+            body["without"] = []
         self._send("POST", "/reset", body)
-        self.dirty = False
+        self.dirty = self.modules_removed = False
+
+    def uninstall(self, modules: list[str]) -> list[str]:
+        """Rebuild the demo database without ``modules`` (and those depending on them), as an
+        Odoo where they were never installed; returns every module left out."""
+        self.dirty = self.modules_removed = True
+        answer = self._send("POST", "/reset", {"without": modules})
+        return [str(name) for name in answer["uninstalled"]]
 
     def create(self, model: str, vals: dict[str, Any]) -> int:
         self.dirty = True

@@ -1,4 +1,5 @@
-"""A tiny path language for feature files: ``records[0].partner_id.name``, ``records[*].id``."""
+"""A tiny path language for feature files: ``records[0].partner_id.name``, ``records[*].id``,
+``results[name=contracts].status`` (the first item of a list whose ``name`` is ``contracts``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
-_PART = re.compile(r"([^.\[\]]+)|\[(\d+|\*)\]")
+_PART = re.compile(r"([^.\[\]]+)|\[(\d+|\*|[^\]=]+=[^\]]*)\]")
 
 
 def lookup(data: Any, path: str) -> Any:
@@ -38,6 +39,13 @@ def _walk(data: Any, parts: list[str]) -> Any:
     if isinstance(data, list) and head.isdigit():
         index = int(head)
         return _walk(data[index], rest) if index < len(data) else MISSING
+    if isinstance(data, list) and "=" in head:
+        # an item chosen by a key's value: lists whose order no seed fixes
+        key, _, value = head.partition("=")
+        for item in data:
+            if isinstance(item, dict) and key in item and str(item[key]) == value:
+                return _walk(item, rest)
+        return MISSING
     if isinstance(data, dict) and head in data:
         return _walk(data[head], rest)
     return MISSING

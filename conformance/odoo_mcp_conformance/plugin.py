@@ -38,6 +38,7 @@ pytest_plugins = [
     "odoo_mcp_conformance.steps.prompts",
     "odoo_mcp_conformance.steps.http",
     "odoo_mcp_conformance.steps.contracts",
+    "odoo_mcp_conformance.steps.connection",
 ]
 
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()
@@ -45,7 +46,10 @@ _WORLD = pytest.StashKey[World]()
 _PROFILE = pytest.StashKey[Profile]()
 #: decision numbers a scenario may cite as ``@decision-N`` (spec/decisions.md)
 _DECISION_TAGS = range(1, 100)
-DOCUMENT_TAGS = ("SPEC-04", "SPEC-06", "SPEC-10", "SPEC-11", "L2-04a", "L2-10a", "HTTP", "LUJ")
+DOCUMENT_TAGS = (
+    "SPEC-02", "SPEC-03-07", "SPEC-04", "SPEC-06", "SPEC-10", "SPEC-11", "L2-04a", "L2-10a",
+    "HTTP", "LUJ",
+)  # fmt: skip
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -87,7 +91,7 @@ _CONFIGURING = ("the server runs in", "the server setting", "the server connects
                 "the server environment variable", "the server's command line",
                 "the server talks to Odoo over", "the server configuration file",
                 "the audit log is enabled", "a fresh server",
-                "the server reaches Odoo through")  # fmt: skip
+                "the server reaches Odoo through", "Odoo has no")  # fmt: skip
 
 
 def _scenario(item: pytest.Item) -> Scenario | None:
@@ -236,6 +240,8 @@ def world(
     control.clear_faults()
     state.release()
     server_pool.release_fresh()
+    if control.modules_removed:  # the next scenario meets every module installed
+        control.reset()
 
 
 def pytest_bdd_before_step_call(step: Any, step_func_args: dict[str, Any]) -> None:

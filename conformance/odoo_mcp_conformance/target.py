@@ -54,6 +54,10 @@ KIT_SETTINGS: Mapping[str, str] = {
     "log_level": "server log level",
     "config_file": "path of a JSON configuration file (the kit writes it)",
     "subscription_poll_interval": "number: seconds between two polls for resource updates",
+    "odoo_lang": "language of the Odoo context (lang), e.g. es_AR",
+    "odoo_tz": "time zone of the Odoo context (tz), e.g. America/Argentina/Buenos_Aires",
+    "odoo_company_id": "integer: the current company id",
+    "odoo_company_ids": "list of company ids (allowed_company_ids)",
 }
 
 
@@ -81,6 +85,10 @@ SPEC_ENV_NAMES: Mapping[str, str] = {
     "enabled_toolsets": "ODOO_MCP_ENABLED_TOOLSETS",
     "log_level": "ODOO_MCP_LOG_LEVEL",
     "config_file": "ODOO_MCP_CONFIG",
+    "odoo_lang": "ODOO_LANG",
+    "odoo_tz": "ODOO_TZ",
+    "odoo_company_id": "ODOO_COMPANY_ID",
+    "odoo_company_ids": "ODOO_COMPANY_IDS",
 }
 
 

@@ -27,6 +27,13 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--dataset", default="demo")
     serve.add_argument("--scale", type=int, default=1)
     serve.add_argument("--database", default="demo", help="the database name")
+    serve.add_argument(
+        "--without-module",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="leave a module (and those depending on it) uninstalled, e.g. stock; repeatable",
+    )
     serve.add_argument("--log-level", default="info")
     return parser
 
@@ -35,12 +42,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     fake = FakeOdoo(
-        args.odoo_version, dataset=args.dataset, scale=args.scale, database=args.database
+        args.odoo_version,
+        dataset=args.dataset,
+        scale=args.scale,
+        database=args.database,
+        without=args.without_module,
     )
     sock = bind_socket(args.host, args.port)
     server = make_server(fake, sock, log_level=args.log_level)
     print(f"fake Odoo {fake.version} serving {fake.url}")
     print(f"database: {fake.db.name}  (dataset {args.dataset}, scale {args.scale})")
+    if fake.uninstalled:
+        print(f"modules not installed: {', '.join(fake.uninstalled)}")
     for login, info in fake.credentials().items():
         print(
             f"login: {login}  uid: {info.get('uid')}  password: {info.get('password')}"

@@ -4,7 +4,7 @@
 a test in another process (or another language) can drive a served fake:
 
 ====================================  ==============================================
-``POST /__fake__/reset``              ``{"dataset", "version", "scale"}``
+``POST /__fake__/reset``              ``{"dataset", "version", "scale", "without"}``
 ``POST /__fake__/create``             ``{"model", "vals"}`` -> ``{"id"}``
 ``POST /__fake__/edit``               ``{"model", "id", "vals"}``
 ``POST /__fake__/call``               ``{"model", "method", "args", "kwargs"}`` (superuser)
@@ -13,7 +13,7 @@ a test in another process (or another language) can drive a served fake:
 ``POST /__fake__/sessions/expire``    drop every web session
 ``GET/DELETE /__fake__/calls``        the call log / clear it
 ``GET /__fake__/calls/count``         ``?protocol=&model=&method=&service=``
-``GET /__fake__/info``                version, database, url, credentials
+``GET /__fake__/info``                version, database, uninstalled modules, url, credentials
 ====================================  ==============================================
 """
 
@@ -43,6 +43,8 @@ class Call:
     service: str  # "common", "db", "object"
     method: str
     model: str | None = None
+    #: the ``context`` the caller sent with an object call (None when it sent none)
+    context: dict[str, Any] | None = None
     at: float = field(default_factory=time.time)
 
 
@@ -110,8 +112,15 @@ def control_routes(fake: FakeOdoo) -> list[Route]:
 
     async def reset(request: Request) -> Any:
         data = await body(request)
-        fake.reset(data.get("dataset", "demo"), data.get("version"), int(data.get("scale", 1)))
-        return {"version": fake.version, "database": fake.db.name}
+        without = data.get("without")  # module names; absent keeps the current choice
+        if without is not None and not (
+            isinstance(without, list) and all(isinstance(m, str) for m in without)
+        ):
+            raise ValueError("without takes a list of module names")
+        fake.reset(
+            data.get("dataset", "demo"), data.get("version"), int(data.get("scale", 1)), without
+        )
+        return {"version": fake.version, "database": fake.db.name, "uninstalled": fake.uninstalled}
 
     async def create(request: Request) -> Any:
         data = await body(request)
@@ -156,6 +165,7 @@ def control_routes(fake: FakeOdoo) -> list[Route]:
         return {
             "version": fake.version,
             "database": fake.db.name,
+            "uninstalled": fake.uninstalled,
             "url": fake.url,
             "credentials": fake.credentials(),
         }

@@ -10,7 +10,7 @@ superuser, clock, faults) that ``fake_odoo.control`` also exposes over HTTP.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -29,10 +29,14 @@ __all__ = ["FakeOdoo"]
 DatabaseFactory = Callable[..., Database]
 
 
-def _demo_factory(name: str, version: str, dataset: str, scale: int) -> Database:
+def _demo_factory(
+    name: str, version: str, dataset: str, scale: int, without: Iterable[str] = ()
+) -> Database:
     from fake_odoo.demo import build_database
 
-    database: Database = build_database(name=name, version=version, dataset=dataset, scale=scale)
+    database: Database = build_database(
+        name=name, version=version, dataset=dataset, scale=scale, without=without
+    )
     return database
 
 
@@ -47,12 +51,15 @@ class FakeOdoo:
         scale: int = 1,
         database: str = "demo",
         factory: DatabaseFactory | None = None,
+        without: Iterable[str] = (),
     ) -> None:
         self.dataset = dataset
         self.scale = scale
         self.database_name = database
         self._factory: DatabaseFactory = factory or _demo_factory
-        self.db: Database = self._factory(database, version, dataset, scale)
+        # only the demo factory knows modules: a custom one builds what it builds
+        extra = {"without": tuple(without)} if without else {}
+        self.db: Database = self._factory(database, version, dataset, scale, **extra)
         self.sessions = SessionStore()
         self.faults = FaultBook()
         self.log = CallLog()
@@ -116,17 +123,51 @@ class FakeOdoo:
             return call_kw(db, uid, model, method, args, kwargs)
 
     def record(
-        self, protocol: str, path: str, service: str, method: str, model: str | None = None
+        self,
+        protocol: str,
+        path: str,
+        service: str,
+        method: str,
+        model: str | None = None,
+        context: Any = None,
     ) -> None:
+        """Log one RPC; ``context`` is what the caller sent as the call's context, if a dict."""
+        sent = dict(context) if isinstance(context, dict) else None
         self.log.add(
-            Call(protocol=protocol, path=path, service=service, method=method, model=model)
+            Call(
+                protocol=protocol,
+                path=path,
+                service=service,
+                method=method,
+                model=model,
+                context=sent,
+            )
         )
 
     # -- control: data ---------------------------------------------------------------------
-    def reset(self, dataset: str = "demo", version: str | None = None, scale: int = 1) -> None:
-        """Rebuild the database (optionally at another version); drops sessions, faults, calls."""
+    @property
+    def uninstalled(self) -> list[str]:
+        """The modules the database does not have installed (see ``fake_odoo.modules``)."""
+        return sorted(self.db.uninstalled)
+
+    def reset(
+        self,
+        dataset: str = "demo",
+        version: str | None = None,
+        scale: int = 1,
+        without: Iterable[str] | None = None,
+    ) -> None:
+        """Rebuild the database (optionally at another version); drops sessions, faults, calls.
+
+        ``without`` leaves those modules (and the ones depending on them) uninstalled; None
+        keeps the current database's choice, ``()`` installs every module again.
+        """
+        modules = tuple(self.db.uninstalled if without is None else without)
+        extra = {"without": modules} if modules else {}
         with self._reset_lock:
-            new = self._factory(self.database_name, version or self.version, dataset, scale)
+            new = self._factory(
+                self.database_name, version or self.version, dataset, scale, **extra
+            )
             with self.db.lock:
                 self.db = new
             self.dataset, self.scale = dataset, scale

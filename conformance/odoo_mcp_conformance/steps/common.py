@@ -25,12 +25,12 @@ from odoo_mcp_conformance.world import World, not_applicable
 
 LIST_SETTINGS = frozenset(
     {"model_allowlist", "model_blocklist", "write_allowlist", "field_blocklist",
-     "method_blocklist", "enabled_toolsets"}
+     "method_blocklist", "enabled_toolsets", "odoo_company_ids"}
 )  # fmt: skip
 BOOL_SETTINGS = frozenset({"rate_limit_enabled", "audit_enabled", "strip_html"})
 INT_SETTINGS = frozenset(
     {"rate_limit_rpm", "rate_limit_burst", "search_default_limit", "search_max_limit",
-     "odoo_timeout", "reconnect_max_attempts"}
+     "odoo_timeout", "reconnect_max_attempts", "odoo_company_id"}
 )  # fmt: skip
 
 

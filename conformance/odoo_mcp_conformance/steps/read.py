@@ -30,7 +30,9 @@ def _call_id_range(world: World, tool: str, model: str, first: int, last: int) -
 def _path_exact_keys(world: World, path: str, keys: str) -> None:
     actual = lookup(result_data(world), path)
     expected = {key.strip() for key in keys.split(",") if key.strip()}
-    assert isinstance(actual, dict), f"{path} is not an object: {json.dumps(actual)[:300]}"
+    assert isinstance(actual, dict), (
+        f"{path} is not an object: {json.dumps(actual, default=repr)[:300]}"
+    )
     assert set(actual) == expected, f"{path} has the keys {sorted(actual)}, expected {expected}"
 
 

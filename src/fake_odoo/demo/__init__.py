@@ -10,6 +10,8 @@ customers, products, orders and leads.  ``dataset="empty"`` stops after the user
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from fake_odoo.demo.catalog import build_partners, build_products
 from fake_odoo.demo.common import DEMO_EPOCH
 from fake_odoo.demo.documents import build_leads, build_orders
@@ -33,14 +35,22 @@ __all__ = ["ADMIN_API_KEY", "ADMIN_UID", "DATASETS", "DEMO_API_KEY", "DEMO_UID",
 
 
 def build_database(
-    name: str = "demo", version: str = "19.0", dataset: str = "demo", scale: int = 1
+    name: str = "demo",
+    version: str = "19.0",
+    dataset: str = "demo",
+    scale: int = 1,
+    without: Iterable[str] = (),
 ) -> Database:
-    """A fresh database of ``version`` filled with ``dataset`` (``scale`` >= 1)."""
+    """A fresh database of ``version`` filled with ``dataset`` (``scale`` >= 1).
+
+    ``without`` names modules left uninstalled (with those depending on them, see
+    ``fake_odoo.modules``): their models, fields and demo records are absent.
+    """
     if dataset not in DATASETS:
         raise ValueError(f"Unknown dataset {dataset!r}: expected one of {', '.join(DATASETS)}")
     if scale < 1:
         raise ValueError("scale must be at least 1")
-    db = Database(name=name, version=version)
+    db = Database(name=name, version=version, without=without)
     db.set_clock(DEMO_EPOCH)
     try:
         with db.transaction():

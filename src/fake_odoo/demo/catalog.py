@@ -126,7 +126,8 @@ def build_products(env: Any, scale: int) -> list[int]:
         parent = env["product.category"].create({"name": parent_name, "parent_id": root})
         for name in names:
             categories[name] = env["product.category"].create({"name": name, "parent_id": parent.id}).id  # fmt: skip
-    stock = env.ref("stock.stock_location_stock").id
+    with_stock = "stock.quant" in env  # the stock module is installed
+    stock = env.ref("stock.stock_location_stock").id if with_stock else 0
     variants: list[int] = []
     rows: list[tuple[Any, ...]] = list(ODOO_PRODUCTS) + [
         (f"{code}-{n}" if n else code, f"{name} {n + 1}" if n else name, *rest)
@@ -139,12 +140,13 @@ def build_products(env: Any, scale: int) -> list[int]:
         if not storable:
             vals["type"] = "service"
         elif env.major >= 18:
-            vals["is_storable"] = True
+            if with_stock:  # is_storable is the stock module's
+                vals["is_storable"] = True
         else:
             vals["type"] = "product"
         template = env["product.template"].create(vals)
         variant = template.product_variant_id
         variants.append(variant.id)
-        if qty:
+        if qty and with_stock:
             env["stock.quant"].create({"product_id": variant.id, "location_id": stock, "quantity": qty})  # fmt: skip
     return variants

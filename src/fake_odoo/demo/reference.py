@@ -123,6 +123,7 @@ def build_groups(env: Any) -> None:
 
 
 def build_company(env: Any) -> None:
+    uninstalled = env.db.uninstalled
     for rid, name, symbol, position in CURRENCIES:
         create_at(
             env,
@@ -175,7 +176,8 @@ def build_company(env: Any) -> None:
             "zip": "94134",
             "email": "info@yourcompany.com",
             "phone": "+1 555-555-5556",
-            "stock_text_confirmation": True,  # stock_sms's default
+            # stock_sms's default, where it is installed
+            **({"stock_text_confirmation": True} if "stock_sms" not in uninstalled else {}),
         },
     )
     env.db.set_xmlid("base.main_company", "res.company", company.id)
@@ -274,15 +276,16 @@ def build_users(env: Any) -> None:
 
 
 def build_modules(env: Any) -> None:
-    serie = env.db.version
+    serie, uninstalled = env.db.version, env.db.uninstalled
     for seq, (name, shortdesc, application, version) in enumerate(MODULES):
         env["ir.module.module"].create(
             {
                 "name": name,
                 "shortdesc": shortdesc,
                 "application": application,
-                "latest_version": f"{serie}.{version}",
-                "state": "installed",
+                # a module never installed has no installed version
+                "latest_version": False if name in uninstalled else f"{serie}.{version}",
+                "state": "uninstalled" if name in uninstalled else "installed",
                 "sequence": seq,
                 "author": "Odoo S.A.",
                 "website": "https://www.odoo.com",

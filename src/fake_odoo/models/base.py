@@ -569,7 +569,7 @@ def _describe_registry(env: Environment) -> None:
             },
         )
         db.set_xmlid(f"base.model_{model_name.replace('.', '_')}", "ir.model", mid)
-        for fname, field in cls.fields_for(env.major).items():
+        for fname, field in cls.fields_for(env.major, env.db.uninstalled).items():
             db.insert(
                 "ir.model.fields",
                 {

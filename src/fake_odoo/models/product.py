@@ -74,7 +74,7 @@ def product_types(arg: Any) -> list[tuple[str, str]]:
 def is_storable(product: Any) -> bool:
     """Whether stock is tracked: ``is_storable`` from 18, type "product" before."""
     if product.env.major >= 18:
-        return bool(product.is_storable)
+        return "is_storable" in product._fields and bool(product.is_storable)
     return bool(product.type == "product")
 
 

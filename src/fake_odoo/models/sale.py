@@ -302,7 +302,8 @@ class SaleOrder(SaleOrderInvoicing, SaleOrderActions):
                     vals.setdefault("payment_term_id", partner.property_payment_term_id.id)
             vals.setdefault("user_id", self.env.context.get("default_user_id", self.env.uid))
             vals.setdefault("require_signature", True)
-            vals.setdefault("warehouse_id", 1)
+            if "warehouse_id" in self._fields:  # sale_stock installed
+                vals.setdefault("warehouse_id", 1)
             if "validity_date" not in vals:
                 vals["validity_date"] = add_days(vals.get("date_order") or now, 30)
             if "team_id" not in vals and self.env.ref("sales_team.team_sales_department", False):

@@ -38,6 +38,8 @@ class SaleOrderActions(Model):
 
     def _create_delivery(self) -> Any:
         """One outgoing picking with a move per goods line (sale_stock's procurement)."""
+        if "picking_ids" not in self._fields:  # no sale_stock: confirming delivers nothing
+            return None
         lines = [
             line
             for line in self.order_line
@@ -80,9 +82,11 @@ class SaleOrderActions(Model):
         if any(order._is_locked() for order in self.sudo()):
             raise UserError("You cannot cancel a locked order. Please unlock it first.")
         for order in self.sudo():
-            open_pickings = order.picking_ids.filtered(lambda p: p.state not in ("done", "cancel"))
-            if open_pickings:
-                open_pickings.action_cancel()
+            if "picking_ids" in order._fields:  # sale_stock cancels the open deliveries
+                pickings = order.picking_ids
+                open_pickings = pickings.filtered(lambda p: p.state not in ("done", "cancel"))
+                if open_pickings:
+                    open_pickings.action_cancel()
             drafts = order.sudo().invoice_ids.filtered(lambda m: m.state == "draft")
             if drafts:
                 drafts.button_cancel()

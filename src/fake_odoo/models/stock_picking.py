@@ -233,7 +233,8 @@ class StockPicking(Model):
         picking: Any = self.sudo()
         company = picking.company_id
         return bool(
-            picking.picking_type_id.code == "outgoing"
+            "confirm.stock.sms" in self.env  # stock_sms installed
+            and picking.picking_type_id.code == "outgoing"
             and picking.partner_id.phone
             and company.stock_text_confirmation
             and not company.has_received_warning_stock_sms

@@ -325,7 +325,7 @@ def unlink(records: BaseModel) -> bool:
     env, db = records.env, records.env.db
     doomed = set(records._ids)
     for model_name, cls in env.registry.items():
-        for fname, field in cls.fields_for(env.major).items():
+        for fname, field in cls.fields_for(env.major, db.uninstalled).items():
             if not field.store or getattr(field, "comodel_name", None) != records._name:
                 continue
             rows = db.rows(model_name)

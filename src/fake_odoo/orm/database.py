@@ -44,13 +44,23 @@ class Database:
         name: str = "demo",
         version: str = "19.0",
         models: Iterable[type[BaseModel]] | None = None,
+        without: Iterable[str] = (),
     ) -> None:
+        from fake_odoo.modules import uninstalled_closure
         from fake_odoo.orm.model import build_registry
 
         self.name = name
         self.version = version
         self.major = parse_major(version)
-        self.registry: dict[str, type[BaseModel]] = build_registry(self.major, models)
+        #: modules not installed (``without`` and what depends on them): see fake_odoo.modules
+        self.uninstalled: frozenset[str] = uninstalled_closure(without)
+        #: the key of the models' field caches: the fields a class serves depend on both
+        self.fields_key: int | tuple[int, frozenset[str]] = (
+            (self.major, self.uninstalled) if self.uninstalled else self.major
+        )
+        self.registry: dict[str, type[BaseModel]] = build_registry(
+            self.major, models, self.uninstalled
+        )
         self.store: dict[str, dict[int, Row]] = {name: {} for name in self.registry}
         self.sequences: dict[str, int] = {}
         self.xmlids: dict[str, tuple[str, int]] = {}

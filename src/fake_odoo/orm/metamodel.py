@@ -86,13 +86,18 @@ class MetaModel(type):
 
 
 def build_registry(
-    major: int, models: Iterable[type[BaseModel]] | None = None
+    major: int,
+    models: Iterable[type[BaseModel]] | None = None,
+    uninstalled: frozenset[str] = frozenset(),
 ) -> dict[str, type[BaseModel]]:
     """The models a database of this major version serves.
 
     ``models=None`` means every registered model (importing ``fake_odoo.models`` first);
     an explicit list is served together with the framework models of ``models.base``.
+    The models of ``uninstalled`` modules are left out (see ``fake_odoo.modules``).
     """
+    from fake_odoo.modules import model_hidden
+
     base = importlib.import_module("fake_odoo.models.base")
     if models is None:
         importlib.import_module("fake_odoo.models")
@@ -104,6 +109,8 @@ def build_registry(
         if cls._min_version is not None and major < cls._min_version:
             continue
         if cls._max_version is not None and major > cls._max_version:
+            continue
+        if uninstalled and model_hidden(cls._name, uninstalled):
             continue
         registry[cls._name] = cls
     return registry

@@ -49,7 +49,8 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
     _recursion_error: ClassVar[str | None] = None
     _fold_name: ClassVar[str] = "fold"
     _declared_fields: ClassVar[dict[str, F.Field]] = {}
-    _fields_cache: ClassVar[dict[int, dict[str, F.Field]]] = {}
+    #: fields by ``Database.fields_key``: the major version, with the uninstalled modules
+    _fields_cache: ClassVar[dict[int | tuple[int, frozenset[str]], dict[str, F.Field]]] = {}
 
     env: Environment
     _ids: tuple[int, ...]
@@ -64,15 +65,32 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
     @property
     def _fields(self) -> dict[str, F.Field]:
         # Read on every field access: the cached dict first, without the classmethod call.
-        fields = type(self)._fields_cache.get(self.env.db.major)
-        return fields if fields is not None else type(self).fields_for(self.env.major)
+        db = self.env.db
+        fields = type(self)._fields_cache.get(db.fields_key)
+        return fields if fields is not None else type(self).fields_for(db.major, db.uninstalled)
 
     @classmethod
-    def fields_for(cls, major: int) -> dict[str, F.Field]:
+    def fields_for(
+        cls, major: int, uninstalled: frozenset[str] = frozenset()
+    ) -> dict[str, F.Field]:
+        """The fields this model has at ``major`` with the ``uninstalled`` modules left out."""
+        from fake_odoo.modules import field_hidden
+
         cache = cls._fields_cache
-        if major not in cache:
-            cache[major] = {n: f for n, f in cls._declared_fields.items() if f.exists_in(major)}
-        return cache[major]
+        key = (major, uninstalled) if uninstalled else major
+        if key not in cache:
+            cache[key] = {
+                name: field
+                for name, field in cls._declared_fields.items()
+                if field.exists_in(major)
+                and not (
+                    uninstalled
+                    and field_hidden(
+                        cls._name, name, getattr(field, "comodel_name", None), uninstalled
+                    )
+                )
+            }
+        return cache[key]
 
     @classmethod
     def model_label(cls) -> str:
@@ -220,7 +238,7 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
         return self._get_value(key)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in type(self).fields_for(self.env.major):
+        if name in self._fields:
             self.write({name: value})
         else:
             object.__setattr__(self, name, value)

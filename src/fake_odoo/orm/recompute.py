@@ -9,6 +9,7 @@ path); fields without ``depends``, and a dependency cycle, keep the declaration 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from fake_odoo.orm import fields as F
@@ -16,13 +17,14 @@ from fake_odoo.orm import fields as F
 if TYPE_CHECKING:
     from fake_odoo.orm.model import BaseModel
 
-_ORDER: dict[tuple[type, int], tuple[tuple[str, F.Field], ...]] = {}
+#: by (model class, ``Database.fields_key``): the fields differ by version and modules
+_ORDER: dict[tuple[type, Hashable], tuple[tuple[str, F.Field], ...]] = {}
 _MISSING = object()
 
 
 def stored_computes(model: BaseModel) -> tuple[tuple[str, F.Field], ...]:
     """The stored computed fields of ``model``, each after the ones it depends on."""
-    key = (type(model), model.env.major)
+    key = (type(model), model.env.db.fields_key)
     cached = _ORDER.get(key)
     if cached is None:
         declared = {n: f for n, f in model._fields.items() if f.compute is not None and f.store}

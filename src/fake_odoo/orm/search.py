@@ -10,6 +10,7 @@ ASC puts empty values last, DESC first; a many2one sorts by the comodel's
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
 
@@ -33,14 +34,14 @@ OrderTerm = tuple[str, bool, bool]  # field name, descending, nulls first
 Memo = dict[tuple[str, Any, int], Any]
 
 
-#: parsed orders by (model class, major version, order, _order): sorting a many2one
+#: parsed orders by (model class, ``Database.fields_key``, order, _order): sorting a many2one
 #: parses its comodel's order once per row, and every one2many read sorts its ids
-_PARSED: dict[tuple[type, int, str | None, str], tuple[OrderTerm, ...]] = {}
+_PARSED: dict[tuple[type, Hashable, str | None, str], tuple[OrderTerm, ...]] = {}
 
 
 def parse_order(model: BaseModel, order: str | None) -> list[OrderTerm]:
     """``"name desc, id"`` -> [("name", True, True), ("id", False, False)]."""
-    key = (type(model), model.env.major, order, model._order)
+    key = (type(model), model.env.db.fields_key, order, model._order)
     cached = _PARSED.get(key)
     if cached is None:
         cached = _PARSED[key] = tuple(_parse_order(model, order))

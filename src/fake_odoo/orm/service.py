@@ -176,7 +176,7 @@ def as_validation_error(db: Database, exc: IntegrityError) -> ValidationError:
         if db.major >= 19:
             # Odoo 19 names the referencing model and field (err_*_unlink_partner_referenced)
             fname = constraint.removeprefix(f"{table}_").removesuffix("_fkey")
-            field = model.fields_for(db.major).get(fname) if model else None
+            field = model.fields_for(db.major, db.uninstalled).get(fname) if model else None
             return ValidationError(
                 "The operation cannot be completed: Another model is using the record you are "
                 "trying to delete.\n\nThe troublemaker is: "

@@ -59,7 +59,7 @@ async def handle_json2(request: Request, fake: FakeOdoo, subpath: str) -> Respon
 
     def run() -> tuple[int, Any]:
         try:
-            fake.record("json2", path, "object", method, model=model)
+            fake.record("json2", path, "object", method, model=model, context=_context_of(body))
             return 200, _call(fake, model, method, authorization, body)
         except Exception as exc:
             return http_status_of(exc), serialize_exception(exc)
@@ -67,6 +67,15 @@ async def handle_json2(request: Request, fake: FakeOdoo, subpath: str) -> Respon
     status, payload = await run_in_threadpool(run)
     headers = {"WWW-Authenticate": "Bearer "} if status == 401 else None
     return json_response(payload, status, headers)
+
+
+def _context_of(body: bytes) -> Any:
+    """The ``context`` member of a JSON-2 body, for the call log (None if it has none)."""
+    try:
+        params = json.loads(body)
+    except ValueError:
+        return None
+    return params.get("context") if isinstance(params, dict) else None
 
 
 def _authenticate(fake: FakeOdoo, authorization: str) -> int:

@@ -148,7 +148,8 @@ def _routes(
     def call_kw(
         model: str, method: str, args: list[Any], kwargs: dict[str, Any], path: Any = None
     ) -> Any:
-        fake.record("web", _path, "object", method, model=model)
+        sent = kwargs.get("context") if isinstance(kwargs, dict) else None
+        fake.record("web", _path, "object", method, model=model, context=sent)
         # The route's readonly check looks the model up before authentication: an unknown model
         # is werkzeug's bare 404, with or without a session (err_callkw_unknown_model).
         if model not in fake.db.registry:

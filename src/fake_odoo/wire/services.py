@@ -128,7 +128,9 @@ def _db(fake: FakeOdoo, method: str, params: list[Any]) -> Any:
 def _object(fake: FakeOdoo, protocol: str, path: str, method: str, params: list[Any]) -> Any:
     model = params[3] if len(params) > 3 and isinstance(params[3], str) else None
     orm_method = params[4] if len(params) > 4 and isinstance(params[4], str) else None
-    fake.record(protocol, path, "object", orm_method or method, model=model)
+    kwargs = params[6] if method == "execute_kw" and len(params) > 6 else None
+    context = kwargs.get("context") if isinstance(kwargs, dict) else None
+    fake.record(protocol, path, "object", orm_method or method, model=model, context=context)
     dbname, uid, password = params[0], int(params[1]), params[2]
     database = fake.database(dbname)
     fake.check_credentials(database, uid, password)

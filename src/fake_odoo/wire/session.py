@@ -73,7 +73,7 @@ def session_info(fake: FakeOdoo, session: Session) -> dict[str, Any]:
     """``ir.http.session_info()`` for the session's user, keys in Odoo 19's order."""
     uid = session.uid
     wanted = ["name", "login", "partner_id", "company_id", "company_ids", "share"]
-    known = fake.db.registry["res.users"].fields_for(fake.db.major)
+    known = fake.db.registry["res.users"].fields_for(fake.db.major, fake.db.uninstalled)
     fields = [name for name in wanted if name in known]
     user = fake.call_kw(SUPERUSER_ID, "res.users", "read", [[uid]], {"fields": fields})[0]
     user_context = fake.call_kw(uid, "res.users", "context_get", [], {})
