@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kit_runs import ROOT, _feature_subset, run_kit
+from kit_runs import ROOT, _feature_subset, run_kits
 
 REFERENCE = ROOT / "conformance" / "targets" / "reference.toml"
 #: several server configurations (modes, lists, fresh servers) in a few dozen scenarios
@@ -19,8 +19,13 @@ def _outcomes(report: dict[str, object]) -> dict[str, str]:
 
 def test_two_workers_give_the_verdicts_of_one(tmp_path: Path) -> None:
     features = _feature_subset(tmp_path / "features", FEATURES)
-    one = run_kit(REFERENCE, tmp_path / "one", "--features", str(features), "--workers", "1")
-    two = run_kit(REFERENCE, tmp_path / "two", "--features", str(features), "--workers", "2")
+    runs = run_kits(
+        {
+            name: (REFERENCE, tmp_path / name, ("--features", str(features), "--workers", count))
+            for name, count in (("one", "1"), ("two", "2"))
+        }
+    )
+    one, two = runs["one"], runs["two"]
     assert one.returncode == 0, one.output[-2000:]
     assert _outcomes(two.report) == _outcomes(one.report), two.output[-2000:]
     assert two.report["requirements"] == one.report["requirements"]
