@@ -42,3 +42,31 @@ Feature: Toolsets
     And the result "registration.results[name=contracts].skip_reason" is null
     When the client calls "odoo_core_list_toolsets" without arguments
     Then the result "registration.results" includes {"name": "contracts", "status": "registered"}
+
+  @REQ-03-17 @REQ-03-18 @decision-35 @fresh_server
+  Scenario: a reconnection to an Odoo that lost stock drops the contracts and says so
+    Given the server setting "enabled_toolsets" is "core,contracts"
+    When the client lists the tools
+    Then the tool list includes "orders.get"
+    When Odoo loses its "stock" module and drops the next connection
+    And the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner"}
+      """
+    And the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner"}
+      """
+    And the client lists the tools
+    Then [seed] the client is sent notifications/tools/list_changed within 5 seconds
+    And the tool list does not include "orders.get"
+    And [seed] the tool list includes "odoo_core_count"
+
+  @REQ-03-10 @REQ-03-19 @decision-35
+  Scenario: the tool and the resource report the same registration
+    When the client reads the resource "odoo://system/toolsets"
+    Then [seed] the result "toolsets" includes {"name": "core", "status": "active"}
+    And the result "registration.results" includes {"name": "core", "status": "registered"}
+    And the result "registration.results[name=core].tools_registered" includes "odoo_core_list_toolsets"
+    When the client calls "odoo_core_list_toolsets" without arguments
+    Then the result "registration.results" includes {"name": "core", "status": "registered"}

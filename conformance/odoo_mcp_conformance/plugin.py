@@ -39,6 +39,7 @@ pytest_plugins = [
     "odoo_mcp_conformance.steps.http",
     "odoo_mcp_conformance.steps.contracts",
     "odoo_mcp_conformance.steps.connection",
+    "odoo_mcp_conformance.steps.toolsets",
 ]
 
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()
