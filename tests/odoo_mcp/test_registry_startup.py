@@ -209,6 +209,18 @@ async def test_the_budget_keeps_partial_results(caplog: pytest.LogCaptureFixture
     assert any("left out: x.model3, x.model9" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.req("REQ-07-11")
+async def test_a_tool_asking_meanwhile_shares_the_in_flight_call() -> None:
+    odoo = SlowOdoo(MODELS, delay=0.2)
+    registry = ModelRegistry(odoo)
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(registry.build_at_startup, Settings(introspect_models=MODELS))
+        while "x.model0" not in odoo.fields_get_calls:
+            await anyio.sleep(0.01)
+        fields = await registry.get_fields("x.model0")  # while the start-up call runs
+    assert "name" in fields and odoo.fields_get_calls.count("x.model0") == 1
+
+
 @pytest.mark.req("REQ-07-09")
 async def test_a_failing_model_is_skipped(caplog: pytest.LogCaptureFixture) -> None:
     odoo = SlowOdoo(MODELS[:3], broken=frozenset({"x.model1"}))
