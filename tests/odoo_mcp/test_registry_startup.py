@@ -249,11 +249,14 @@ async def test_a_lost_connection_does_not_raise() -> None:
 @pytest.mark.req("REQ-07-09")
 async def test_the_server_introspects_after_connecting_without_delaying_tools() -> None:
     fake = FakeOdoo("19.0")
+    # Odoo takes 3 s to answer the start-up fields_get: the client must not wait for it
+    fake.inject_fault("latency", path="/json/2/res.partner/fields_get", seconds=3.0)
     server = fake_server(fake, introspect_on_startup=True, introspect_models="res.partner")
     async with Client(server, mode="legacy") as client:
         tools = await client.list_tools()
         assert tools.tools
-        with anyio.fail_after(5):
+        assert fake.call_counts(model="res.partner", method="fields_get") == 0  # still waiting
+        with anyio.fail_after(10):
             while fake.call_counts(model="res.partner", method="fields_get") == 0:
                 await anyio.sleep(0.01)
         answer = await client.read_resource("odoo://system/modules")
