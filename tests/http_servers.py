@@ -13,6 +13,9 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 
 
 def serve_http(fake_url: str, *flags: str, **env_extra: str) -> Iterator[str]:
-    """The server as a fixture (or a ``for`` loop): yields its base URL, then stops it."""
-    with http_server_process(fake_url, *flags, **env_extra) as base:
+    """The server as a fixture (or a ``for`` loop): yields its base URL, then stops it.
+
+    The start-up introspection is off unless asked for: tests count Odoo calls."""
+    env = {"ODOO_MCP_INTROSPECT": "false", **env_extra}
+    with http_server_process(fake_url, *flags, **env) as base:
         yield base

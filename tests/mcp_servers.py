@@ -19,13 +19,18 @@ __all__ = ["fake_config", "fake_connection", "fake_server"]
 
 
 def fake_config(*, login: str = "admin", **settings: object) -> OdooMcpConfig:
-    """A configuration for the in-process fake, logged in as ``login`` with its API key."""
+    """A configuration for the in-process fake, logged in as ``login`` with its API key.
+
+    The start-up introspection (REQ-07-09) is off unless asked for: it runs in the background
+    and its calls would land in the counts of tests that measure a tool's round trips.
+    """
     return load_config(
         {
             "odoo_url": IN_PROCESS_URL,
             "odoo_db": "demo",
             "odoo_username": login,
             "odoo_api_key": ADMIN_API_KEY if login == "admin" else DEMO_API_KEY,
+            "introspect_on_startup": False,
             **settings,
         },
         environ={},

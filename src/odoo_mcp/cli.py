@@ -230,7 +230,10 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         "serve": serve,
         "check": check,
     }
-    return runner[args.command](config, connection)
+    try:
+        return runner[args.command](config, connection)
+    except ConfigError as exc:  # found while building the server: a bad static registry file
+        return report_config_error(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -157,13 +157,15 @@ class OdooMcpConfig(BaseSettings):
     """Toolsets to disable (comma-separated)."""
     # Registry
     static_registry_path: str | None = None
-    """Path of a static registry file (SPEC-07). Accepted, not used yet: model metadata is
-    read from Odoo on demand."""
+    """Path of a static registry JSON file (SPEC-07, REQ-07-08), loaded at start-up (a bad
+    file stops the start) and merged with live metadata: Odoo wins on fields and states, the
+    file on method descriptions."""
     introspect_on_startup: Flag = True
-    """Read model metadata from Odoo at start-up (SPEC-07). Accepted, not used yet: metadata
-    is read on first use of each model."""
+    """After connecting, read the installed modules and the fields of introspect_models in
+    the background (at most 5 calls at a time, 60 s in all); off: fields are read on first use."""
     introspect_models: Names = ()
-    """Models to introspect at start-up (comma-separated, SPEC-07). Accepted, not used yet."""
+    """Models to introspect at start-up (comma-separated); empty: SPEC-07's 33 well-known
+    models, those Odoo has and the user may read."""
     # Rate limit (REQ-11-21's read/write limits have no env variable in the spec)
     rate_limit_enabled: Flag = False
     """Limit tool calls per MCP session."""

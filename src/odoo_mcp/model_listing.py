@@ -105,9 +105,15 @@ async def list_readable_models(
     transient: bool = False,
     is_model_blocked: Callable[[str], bool] | None = None,
     uid: int | None = None,
+    models: Sequence[str] | None = None,
 ) -> list[ModelSummary]:
-    """REQ-04-34: readable, non-blocked models; three calls in two rounds (see module doc)."""
+    """REQ-04-34: readable, non-blocked models; three calls in two rounds (see module doc).
+
+    ``models`` limits the listing to those technical names (the registry's start-up targets).
+    """
     domain: list[Any] = [] if transient else [["transient", "=", False]]
+    if models is not None:
+        domain.append(["model", "in", list(models)])
     if name_filter:
         domain += ["|", ["model", "ilike", name_filter], ["name", "ilike", name_filter]]
     rows = await connection.search_read(

@@ -40,7 +40,7 @@ from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.dispatch import ToolDispatcher, session_key
 from odoo_mcp.formatting import FormatOptions
-from odoo_mcp.registry import ModelRegistry
+from odoo_mcp.registry import ModelRegistry, load_static_registry
 from odoo_mcp.resources.handlers import ListenWatcher, ResourceHandlers, SubscriptionHandlers
 from odoo_mcp.resources.reader import ResourceContext
 from odoo_mcp.resources.subscriptions import SubscriptionManager
@@ -98,9 +98,11 @@ def build_server(
     registry = toolset_registry(config, toolsets)
     # REQ-HTTP-15: every Odoo call goes to the request's caller (HTTP with auth) or to ours
     odoo = CallerRouter(connection)
+    # REQ-07-08: a bad static registry file is a ConfigError here, before anything starts
+    registry = ModelRegistry(odoo, static=load_static_registry(config.static_registry_path))
     context = ToolContext(
         odoo=odoo,
-        registry=ModelRegistry(odoo),
+        registry=registry,
         policy=policy,
         formatting=FormatOptions(
             strip_html=config.strip_html, normalize_many2one=config.normalize_many2one
@@ -141,6 +143,7 @@ def build_server(
             await dispatcher.register()
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(poll_forever)
+                tasks.start_soon(registry.build_at_startup, config)  # REQ-07-09, background
                 yield {"dispatcher": dispatcher}
                 tasks.cancel_scope.cancel()
         finally:

@@ -17,8 +17,9 @@ from odoo_mcp.connection import OdooError
 from odoo_mcp.errors import ToolError
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.formatting import normalize_records
+from odoo_mcp.registry.merge import merge_methods, merge_states
+from odoo_mcp.registry.workflows import workflow_for
 from odoo_mcp.resources.uris import ResourceRef, parse_uri
-from odoo_mcp.resources.workflows import workflow_for
 from odoo_mcp.safety import Operation
 from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_common import checked_domain
@@ -131,13 +132,10 @@ async def _system_info(rc: ResourceContext) -> dict[str, Any]:
 
 
 async def _system_modules(rc: ResourceContext) -> dict[str, Any]:
-    """REQ-06-03: installed modules, one search_read."""
-    rows = await rc.tools.odoo.search_read(
-        "ir.module.module", [["state", "=", "installed"]], ["name", "state", "shortdesc"],
-        order="name",
-    )  # fmt: skip
-    modules = [{"name": r["name"], "state": r["state"], "shortdesc": r.get("shortdesc") or ""}
-               for r in rows]  # fmt: skip
+    """REQ-06-03: installed modules: the registry's (read at start-up, REQ-07-09), else one
+    search_read, kept for the next time."""
+    found = await rc.tools.registry.get_installed_modules()
+    modules = [{"name": m.name, "state": "installed", "shortdesc": m.shortdesc} for m in found]
     return {"modules": modules, "count": len(modules)}
 
 
@@ -148,18 +146,26 @@ def _config_safety(rc: ResourceContext) -> dict[str, Any]:
 
 
 async def _model_methods(rc: ResourceContext, model: str) -> dict[str, Any]:
-    """REQ-06-07: action_/button_ methods of well-known models (decision 8's static table)."""
+    """REQ-06-07: action_/button_ methods of well-known models (decision 8's static table).
+
+    REQ-07-20: the registry backs it: the static registry file's methods are merged in.
+    """
     version = rc.tools.odoo.odoo_version
     flow = workflow_for(model, version.major if version else None)
-    methods = [m.model_dump() for m in flow.methods] if flow else []
+    static = rc.tools.registry.static_model(model)
+    table = merge_methods(model, static.methods if static else {}, flow.methods if flow else ())
+    methods = [m.model_dump() for m in table]
     visible = [m for m in methods if rc.tools.policy.is_method_allowed(m["name"])]
-    note = None if flow else "No method table for this model: odoo_core_execute can still call "
-    "its public methods; odoo_core_fields_get shows its fields."
+    note = None if table else "No method table for this model: odoo_core_execute can still "
+    "call its public methods; odoo_core_fields_get shows its fields."
     return {"model": model, "methods": visible, **({"note": note} if note else {})}
 
 
 async def _model_states(rc: ResourceContext, model: str) -> dict[str, Any]:
-    """REQ-06-08: states from the selection, transitions from the static table."""
+    """REQ-06-08: states from the selection, transitions from the static table.
+
+    REQ-07-20: the states are the registry's (live selection, merged with the static file).
+    """
     version = rc.tools.odoo.odoo_version
     flow = workflow_for(model, version.major if version else None)
     state_field = flow.state_field if flow else "state"
@@ -171,10 +177,12 @@ async def _model_states(rc: ResourceContext, model: str) -> dict[str, Any]:
         or rc.tools.policy.is_field_blocked(model, state_field)
     ):
         raise _not_found(f"{model} has no state field; it has no state machine", model)
+    static = rc.tools.registry.static_model(model)
+    states = merge_states(model, static.states if static else None, info.selection or ())
     return {
         "model": model,
         "state_field": state_field,
-        "states": [{"value": value, "label": label} for value, label in info.selection or ()],
+        "states": [{"value": value, "label": label} for value, label in states or ()],
         "transitions": [
             {"from": t.from_state, "to": t.to_state, "method": t.method}
             for t in (flow.transitions if flow else ())
