@@ -95,7 +95,7 @@ def build_server(
     (REQ-03-04) and closes the connection at the end.
     """
     policy = config.safety_policy()
-    registry = toolset_registry(config, toolsets)
+    registration = toolset_registry(config, toolsets)
     # REQ-HTTP-15: every Odoo call goes to the request's caller (HTTP with auth) or to ours
     odoo = CallerRouter(connection)
     # REQ-07-08: a bad static registry file is a ConfigError here, before anything starts
@@ -109,11 +109,11 @@ def build_server(
         ),
         search_default_limit=config.search_default_limit,
         search_max_limit=config.search_max_limit,
-        toolsets=registry,
+        toolsets=registration,
     )
     client_log = ClientLogLevels(session_key)
     dispatcher = ToolDispatcher(
-        registry,
+        registration,
         context,
         limiter=RateLimiter(config.rate_limits()),
         audit=AuditLogger(config.audit_settings()),
