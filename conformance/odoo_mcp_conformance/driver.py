@@ -145,6 +145,11 @@ class McpDriver:
         """Any other client call, e.g. ``driver.request(lambda c: c.list_prompts())``."""
         return self._run(lambda: fn(self.client))
 
+    @property
+    def new(self) -> bool:
+        """No scenario has used this server yet (it may still be busy with start-up work)."""
+        return not self._served
+
     def begin_scenario(self) -> None:
         """A scenario uses this server. Its log checks see what the server wrote since the
         previous scenario ended (its start-up too, when this is its first scenario)."""

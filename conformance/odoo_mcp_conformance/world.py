@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,8 @@ class World:
                 not_applicable(str(exc))
             self.launch = launch
             self.driver = self._connect(launch)
+            if self.driver.new:
+                self._settle()
             self.driver.begin_scenario()
         return self.driver
 
@@ -115,6 +118,23 @@ class World:
         if not self._warm(driver, self.warm_models):
             raise AssertionError(f"warming {self.warm_models} failed twice")
         return driver
+
+    def _settle(self, quiet: float = 0.15, limit: float = 15.0) -> None:
+        """A server may read Odoo in the background once started (SPEC-07's start-up
+        introspection): the scenario begins when the fake's call log has stopped growing,
+        so that the kit's per-call counts see only the scenario's own calls. A server that
+        made no call on a model yet is not waited for."""
+        if not self.control.data_calls():
+            return
+        deadline = time.monotonic() + limit
+        seen = len(self.control.calls())
+        while time.monotonic() < deadline:
+            time.sleep(quiet)
+            now = len(self.control.calls())
+            if now == seen:
+                break
+            seen = now
+        self.control.clear_calls()
 
     @staticmethod
     def _warm(driver: McpDriver, models: list[str]) -> bool:
