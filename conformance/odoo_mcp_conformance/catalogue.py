@@ -52,14 +52,15 @@ class Requirement(BaseModel):
 
 class DocumentInfo(BaseModel):
     """A document's ``[document]`` table; ``must_prove`` says whether ``trace --check`` (and
-    CI, and tox) requires every testable requirement of it to be proven."""
+    CI, and tox) requires every testable requirement of it to be proven. A new document is
+    required unless it says why not."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str
     title: str
     source: str
-    must_prove: bool
+    must_prove: bool = True
     why: str = ""
 
     @model_validator(mode="after")

@@ -195,7 +195,6 @@ def test_a_document_not_required_must_say_why(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="must_prove = false needs a why"):
         load_catalogue(tmp_path)
     (tmp_path / "X.toml").write_text(head + row)
-    with pytest.raises(ValueError, match="must_prove"):
-        load_catalogue(tmp_path)  # every document decides
+    assert load_catalogue(tmp_path).must_prove == ("X",)  # required unless it says why not
     (tmp_path / "X.toml").write_text(head + 'must_prove = false\nwhy = "later"\n' + row)
     assert load_catalogue(tmp_path).must_prove == ()
