@@ -6,8 +6,8 @@
 - ``conformance/matrix.md``: the REQ coverage matrix, from the latest kit run's report
   (``reports/conformance/report.json``, written by ``tox -e docs``) joined with the
   traceability scan and, when present, the marked unit tests' results
-  (``reports/unit-results.json``, written by ``tox -e conformance``). Without a run, the page
-  says so and shows the scan alone.
+  (``reports/unit-results.json``, written by ``tox -e tests`` and ``tox -e conformance``).
+  Without a run, the page says so and shows the scan alone.
 """
 
 from __future__ import annotations

@@ -104,6 +104,20 @@ def test_passing_unit_tests_prove_a_row_no_scenario_passed(tmp_path: Path) -> No
     assert "`tests/a.py::test_ok (passed)`" in render_trace_markdown(trace)
 
 
+def test_parametrized_cases_are_counted_under_their_function(tmp_path: Path) -> None:
+    row = _must_with_code()
+    units = _units(
+        tmp_path / "u.json",
+        ("t.py::p[1]", (row.id,), "passed"),
+        ("t.py::p[2-x]", (row.id,), "failed"),
+        ("t.py::p[3]", (row.id,), "passed"),
+        ("t.py::q", (row.id,), "passed"),
+    )
+    found = next(r for r in build_trace(unit_results=[units]).rows if r.id == row.id)
+    assert found.tests == ("t.py::p (1 failed, 2 passed)", "t.py::q (passed)")
+    assert found.status == "failing"
+
+
 def test_skipped_or_xfailed_tests_prove_nothing(tmp_path: Path) -> None:
     row = _must_with_code()
     units = _units(

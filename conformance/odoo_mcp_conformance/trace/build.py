@@ -40,7 +40,8 @@ class TraceRow(BaseModel):
     status: TraceStatus
     code: tuple[str, ...]
     scenarios: tuple[str, ...]
-    #: the marked unit tests that prove it, ``nodeid (outcome)``
+    #: the marked unit tests that prove it: ``nodeid (outcome)``, parametrized cases counted
+    #: under their function (``nodeid (6 passed, 1 failed)``)
     tests: tuple[str, ...] = ()
     #: the verdict of the checks taken from the seeds alone
     seed_status: str = "not_run"
@@ -115,6 +116,21 @@ def _with_unit_tests(status: TraceStatus, tests: Sequence[UnitResult]) -> TraceS
     return status
 
 
+def _test_labels(tests: Sequence[UnitResult]) -> tuple[str, ...]:
+    """One label per test function: a parametrized test's cases are counted, not listed."""
+    by_function: dict[str, Counter[str]] = {}
+    for test in tests:
+        by_function.setdefault(test.nodeid.split("[", 1)[0], Counter())[test.outcome] += 1
+    labels = []
+    for function, outcomes in sorted(by_function.items()):
+        if sum(outcomes.values()) == 1:
+            labels.append(f"{function} ({next(iter(outcomes))})")
+        else:
+            counted = ", ".join(f"{n} {outcome}" for outcome, n in sorted(outcomes.items()))
+            labels.append(f"{function} ({counted})")
+    return tuple(labels)
+
+
 def build_trace(
     *,
     results: Path | Sequence[Path] | None = None,
@@ -172,7 +188,7 @@ def build_trace(
                 status=status,
                 code=tuple(code_by.get(req_id, ())),
                 scenarios=tuple(scen_by.get(req_id, ())),
-                tests=tuple(test.label for test in tests),
+                tests=_test_labels(tests),
                 seed_status=verdict.seed_status if verdict and status != "excluded" else status,
                 other_sources=verdict.other_sources if verdict else (),
                 other_status=verdict.other_status if verdict else "not_run",

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from odoo_mcp_conformance.catalogue import REQ_ID
 
-__all__ = ["UnitOutcome", "UnitResult", "UnitResults", "read_unit_results"]
+__all__ = ["UnitOutcome", "UnitResult", "UnitResults", "bad_ids", "read_unit_results"]
 
 UnitOutcome = Literal["passed", "failed", "skipped", "xfailed"]
 
@@ -28,10 +28,6 @@ class UnitResult(BaseModel):
     nodeid: str
     requirements: tuple[str, ...] = Field(min_length=1)
     outcome: UnitOutcome
-
-    @property
-    def label(self) -> str:
-        return f"{self.nodeid} ({self.outcome})"
 
 
 class UnitResults(BaseModel):
