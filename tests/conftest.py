@@ -16,6 +16,9 @@ import pytest
 from fake_odoo import FakeOdoo
 from fake_odoo.testing import serve_fake_odoo
 
+#: ``--req-results PATH``: the outcome of every ``@pytest.mark.req`` test, for the trace
+pytest_plugins = ["odoo_mcp_conformance.unit_results"]
+
 
 @pytest.fixture(scope="module")
 def fake_odoo_version(request: pytest.FixtureRequest) -> str:

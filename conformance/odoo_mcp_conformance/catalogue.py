@@ -51,11 +51,23 @@ class Requirement(BaseModel):
 
 
 class DocumentInfo(BaseModel):
+    """A document's ``[document]`` table; ``must_prove`` says whether ``trace --check`` (and
+    CI, and tox) requires every testable requirement of it to be proven. A new document is
+    required unless it says why not."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str
     title: str
     source: str
+    must_prove: bool = True
+    why: str = ""
+
+    @model_validator(mode="after")
+    def _not_required_needs_why(self) -> DocumentInfo:
+        if not self.must_prove and not self.why.strip():
+            raise ValueError(f"{self.id}: must_prove = false needs a why")
+        return self
 
 
 class Document(BaseModel):
@@ -86,6 +98,11 @@ class Catalogue(Mapping[str, Requirement]):
                     raise ValueError(f"{row.id} appears twice in the catalogue")
                 self._rows[row.id] = row
                 self.document_of[row.id] = doc.document.id
+
+    @property
+    def must_prove(self) -> tuple[str, ...]:
+        """The documents whose every testable requirement must be proven (``must_prove``)."""
+        return tuple(doc.document.id for doc in self.documents if doc.document.must_prove)
 
     def __getitem__(self, key: str) -> Requirement:
         return self._rows[key]

@@ -54,17 +54,26 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _trace(args: argparse.Namespace) -> int:
+    from odoo_mcp_conformance.catalogue import load_catalogue
     from odoo_mcp_conformance.trace.build import build_trace, check_trace, write_trace
+
+    for name in args.unit_results or ():
+        if not Path(name).is_file():  # a proof that was asked for must not vanish quietly
+            print(f"error: no unit-test results at {name}", file=sys.stderr)
+            return 2
 
     trace = build_trace(
         results=[Path(path) for path in args.results or ()],
         code_dirs=[Path(d) for d in args.code] if args.code else None,
+        unit_results=[Path(path) for path in args.unit_results or ()],
     )
     if args.out:
         write_trace(trace, Path(args.out))
     counts = ", ".join(f"{n} {status}" for status, n in trace.counts.items())
     print(f"traceability: {len(trace.rows)} requirements: {counts}")
-    problems = check_trace(trace, documents=args.require) if args.check else []
+    # one list of what must be proven: the catalogue's ``must_prove`` documents
+    required = load_catalogue().must_prove if args.require is None else args.require
+    problems = check_trace(trace, documents=required) if args.check else []
     for problem in problems:
         print(f"FAIL: {problem}")
     return 1 if problems else 0
@@ -101,11 +110,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     trace.add_argument(
         "--results", nargs="*", help="report.json of one or more kit runs (merged per REQ)"
     )
+    trace.add_argument(
+        "--unit-results",
+        action="append",
+        metavar="PATH",
+        help="the --req-results JSON of a test-suite run (repeatable)",
+    )
     trace.add_argument("--code", nargs="*", help="source directories to scan (default: src/)")
     trace.add_argument("--out", help="write trace.json and trace.md into this directory")
     trace.add_argument("--check", action="store_true", help="fail on testable MUSTs not proven")
     trace.add_argument(
-        "--require", nargs="*", default=None, help="documents the check applies to (default all)"
+        "--require",
+        nargs="*",
+        default=None,
+        help="documents the check applies to (default: those with must_prove = true in "
+        "spec/; --require alone: every document)",
     )
     trace.set_defaults(func=_trace)
     args = parser.parse_args(argv)

@@ -5,7 +5,9 @@
 - ``reference/errors.md`` from the categories, codes and the pattern database;
 - ``conformance/matrix.md``: the REQ coverage matrix, from the latest kit run's report
   (``reports/conformance/report.json``, written by ``tox -e docs``) joined with the
-  traceability scan. Without a run, the page says so and shows the scan alone.
+  traceability scan and, when present, the marked unit tests' results
+  (``reports/unit-results.json``, written by ``tox -e tests`` and ``tox -e conformance``).
+  Without a run, the page says so and shows the scan alone.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ HTTP_REPORT = Path(
         "ODOO_MCP_KIT_HTTP_REPORT", ROOT / "reports" / "conformance-http" / "report.json"
     )
 )
+#: the outcomes of the unit tests marked ``@pytest.mark.req`` (``--req-results``), when present
+UNIT_RESULTS = Path(os.environ.get("ODOO_MCP_UNIT_RESULTS", ROOT / "reports" / "unit-results.json"))
 
 
 def _cell(text: object) -> str:
@@ -166,7 +170,8 @@ def matrix_page() -> str:
     from odoo_mcp_conformance.trace.build import build_trace
 
     results = [path for path in (REPORT, HTTP_REPORT) if path.exists()]
-    trace = build_trace(results=results)
+    units = [UNIT_RESULTS] if UNIT_RESULTS.exists() else []
+    trace = build_trace(results=results, unit_results=units)
     shown = ", ".join(
         f"`{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}`" for path in results
     )
@@ -188,7 +193,14 @@ def matrix_page() -> str:
         "that judge another implementation (the kit's `spec` profile). *Decision / reference "
         "checks* are the expectations that rest on one of our decisions "
         "([decisions](../decisions.md)) or on the reference server's own behaviour: they pin "
-        "our server (profile `reference`) and are notes, never failures, for anyone else.",
+        "our server (profile `reference`) and are notes, never failures, for anyone else. "
+        "*Unit tests* are the tests marked with the requirement and their outcome "
+        + (
+            f"(`{UNIT_RESULTS.name}`): a requirement no scenario passed is **unit-tested** "
+            "when they pass."
+            if units
+            else "(no unit-test results were found when this site was built)."
+        ),
         "",
         "| Status | Requirements |",
         "|---|---|",
@@ -202,12 +214,13 @@ def matrix_page() -> str:
             f"## {document}",
             "",
             "| REQ | Keyword | Status | Seed checks | Decision / reference checks | Code "
-            "| Scenarios | Summary |",
-            "|---|---|---|---|---|---|---|---|",
+            "| Scenarios | Unit tests | Summary |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for row in rows:
             code = "<br>".join(f"`{c.split(' ')[0]}`" for c in row.code) or "none"
             scenarios = "<br>".join(_cell(s) for s in row.scenarios) or "none"
+            tests = "<br>".join(f"`{_cell(t)}`" for t in row.tests) or "none"
             others = (
                 f"{row.other_status}: {', '.join(row.other_sources)}"
                 if row.other_sources
@@ -215,7 +228,7 @@ def matrix_page() -> str:
             )
             lines.append(
                 f"| {row.id} | {row.keyword} | **{row.status}** | {row.seed_status} | {others} "
-                f"| {code} | {scenarios} | {_cell(row.summary)} |"
+                f"| {code} | {scenarios} | {tests} | {_cell(row.summary)} |"
             )
         lines.append("")
     return "\n".join(lines)

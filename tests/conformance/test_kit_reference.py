@@ -57,6 +57,7 @@ def test_docs_site_builds_strictly_with_the_matrix(reference_run: KitRun, tmp_pa
     site = tmp_path / "site"
     env = {**os.environ, "ODOO_MCP_KIT_REPORT": str(reference_run.report_dir / "report.json")}
     env["ODOO_MCP_KIT_HTTP_REPORT"] = str(tmp_path / "no-http-run.json")  # this run only
+    env["ODOO_MCP_UNIT_RESULTS"] = str(tmp_path / "no-unit-results.json")
     env["NO_MKDOCS_2_WARNING"] = "1"
     completed = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],

@@ -139,6 +139,16 @@ async def test_system_info_gives_the_users_name_not_the_login() -> None:
     assert fake.call_counts(model="res.users") == 0  # the name is read once
 
 
+@pytest.mark.req("REQ-02a-12")
+@pytest.mark.parametrize(("version", "protocol"), [("16.0", "xmlrpc"), ("19.0", "json2")])
+async def test_system_info_shows_the_version_the_connection_detected(
+    version: str, protocol: str
+) -> None:
+    async with Client(fake_server(FakeOdoo(version)), mode="legacy") as client:
+        info = json.loads((await client.read_resource("odoo://system/info")).contents[0].text)  # type: ignore[union-attr]
+    assert (info["server_version"], info["protocol"]) == (version, protocol)
+
+
 async def test_system_info_falls_back_to_the_login_where_res_users_is_blocked() -> None:
     fake = FakeOdoo("19.0")
     async with Client(fake_server(fake, model_blocklist="res.users"), mode="legacy") as client:

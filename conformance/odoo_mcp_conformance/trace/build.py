@@ -13,11 +13,19 @@ from pydantic import BaseModel, ConfigDict
 from odoo_mcp_conformance.catalogue import load_catalogue, sort_key
 from odoo_mcp_conformance.paths import features_dir, repo_root
 from odoo_mcp_conformance.trace.scan import scan_code, scan_features
+from odoo_mcp_conformance.trace.unit import UnitResult, read_unit_results
 
 __all__ = ["Trace", "TraceRow", "build_trace", "check_trace", "write_trace"]
 
 TraceStatus = Literal[
-    "passing", "failing", "untested", "excluded", "not_applicable", "untracked", "not_run"
+    "passing",
+    "unit-tested",
+    "failing",
+    "untested",
+    "excluded",
+    "not_applicable",
+    "untracked",
+    "not_run",
 ]
 
 
@@ -32,6 +40,9 @@ class TraceRow(BaseModel):
     status: TraceStatus
     code: tuple[str, ...]
     scenarios: tuple[str, ...]
+    #: the marked unit tests that prove it: ``nodeid (outcome)``, parametrized cases counted
+    #: under their function (``nodeid (6 passed, 1 failed)``)
+    tests: tuple[str, ...] = ()
     #: the verdict of the checks taken from the seeds alone
     seed_status: str = "not_run"
     #: decisions / reference behaviour also checked, and the verdict of those checks
@@ -92,12 +103,42 @@ def _results(paths: Sequence[Path]) -> tuple[str | None, dict[str, _Verdict]]:
     return " + ".join(targets), verdicts
 
 
+def _with_unit_tests(status: TraceStatus, tests: Sequence[UnitResult]) -> TraceStatus:
+    """A failing marked test fails the requirement whatever its scenarios say;
+    passing ones prove a requirement no scenario passed (skipped or xfailed prove nothing)."""
+    outcomes = {test.outcome for test in tests}
+    if status in ("untracked", "excluded"):
+        return status
+    if "failed" in outcomes:
+        return "failing"
+    if "passed" in outcomes and status not in ("passing", "failing"):
+        return "unit-tested"
+    return status
+
+
+def _test_labels(tests: Sequence[UnitResult]) -> tuple[str, ...]:
+    """One label per test function: a parametrized test's cases are counted, not listed."""
+    by_function: dict[str, Counter[str]] = {}
+    for test in tests:
+        by_function.setdefault(test.nodeid.split("[", 1)[0], Counter())[test.outcome] += 1
+    labels = []
+    for function, outcomes in sorted(by_function.items()):
+        if sum(outcomes.values()) == 1:
+            labels.append(f"{function} ({next(iter(outcomes))})")
+        else:
+            counted = ", ".join(f"{n} {outcome}" for outcome, n in sorted(outcomes.items()))
+            labels.append(f"{function} ({counted})")
+    return tuple(labels)
+
+
 def build_trace(
     *,
     results: Path | Sequence[Path] | None = None,
     code_dirs: Sequence[Path] | None = None,
+    unit_results: Sequence[Path] = (),
 ) -> Trace:
-    """Catalogue x docstring tags x scenario tags x (optionally) kit runs' report.json.
+    """Catalogue x docstring tags x scenario tags x (optionally) kit runs' report.json and
+    the unit tests' results (``--req-results`` of the test suite).
 
     Several runs (e.g. the reference over stdio and over HTTP) are merged per requirement:
     failing wins, then passing.
@@ -115,8 +156,13 @@ def build_trace(
     for scenario in scenarios:
         for req_id in scenario.requirements:
             scen_by.setdefault(req_id, []).append(scenario.label)
+    tests_by: dict[str, list[UnitResult]] = {}
+    for test in read_unit_results(unit_results):
+        for req_id in test.requirements:
+            tests_by.setdefault(req_id, []).append(test)
     rows: list[TraceRow] = []
-    for req_id in sorted(set(catalogue) | set(code_by) | set(scen_by), key=sort_key):
+    known = set(catalogue) | set(code_by) | set(scen_by) | set(tests_by)
+    for req_id in sorted(known, key=sort_key):
         row = catalogue.get(req_id)
         status: TraceStatus
         verdict = verdicts.get(req_id)
@@ -130,6 +176,8 @@ def build_trace(
             status = "not_run"
         else:
             status = verdict.status if verdict else "not_run"  # type: ignore[assignment]
+        tests = tests_by.get(req_id, [])
+        status = _with_unit_tests(status, tests)
         rows.append(
             TraceRow(
                 id=req_id,
@@ -140,6 +188,7 @@ def build_trace(
                 status=status,
                 code=tuple(code_by.get(req_id, ())),
                 scenarios=tuple(scen_by.get(req_id, ())),
+                tests=_test_labels(tests),
                 seed_status=verdict.seed_status if verdict and status != "excluded" else status,
                 other_sources=verdict.other_sources if verdict else (),
                 other_status=verdict.other_status if verdict else "not_run",
@@ -154,14 +203,16 @@ def build_trace(
 
 
 def check_trace(trace: Trace, documents: Sequence[str] | None = None) -> list[str]:
-    """What CI refuses: a testable MUST without a passing scenario or without a code tag,
-    ids outside the catalogue, scenarios without a requirement."""
+    """What CI refuses: a testable MUST proven neither by a passing scenario nor by passing
+    unit tests, or without a code tag; ids outside the catalogue (in docstrings, scenario
+    tags or test markers); scenarios without a requirement. ``documents``: the documents
+    checked (``None`` or empty: all of them)."""
     problems: list[str] = []
     for row in trace.rows:
         if documents and row.document not in documents and row.status != "untracked":
             continue
         if row.status == "untracked":
-            where = row.code or row.scenarios
+            where = row.code or row.scenarios or row.tests
             problems.append(f"{row.id} is tagged but not in the catalogue: {where}")
         elif row.testable and row.keyword == "MUST":
             if row.status in ("untested", "failing", "not_run"):
@@ -184,14 +235,16 @@ def render_trace_markdown(trace: Trace) -> str:
         "|---|---|",
         *(f"| {status} | {count} |" for status, count in trace.counts.items()),
         "",
-        "| REQ | Document | Keyword | Status | Code | Scenarios |",
-        "|---|---|---|---|---|---|",
+        "| REQ | Document | Keyword | Status | Code | Scenarios | Unit tests |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in trace.rows:
         code = "<br>".join(f"`{c}`" for c in row.code) or "none"
         scenarios = "<br>".join(s.replace("|", "\\|") for s in row.scenarios) or "none"
+        tests = "<br>".join(f"`{t}`".replace("|", "\\|") for t in row.tests) or "none"
         lines.append(
-            f"| {row.id} | {row.document} | {row.keyword} | {row.status} | {code} | {scenarios} |"
+            f"| {row.id} | {row.document} | {row.keyword} | {row.status} | {code} | {scenarios} "
+            f"| {tests} |"
         )
     return "\n".join(lines) + "\n"
 

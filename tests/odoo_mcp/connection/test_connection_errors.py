@@ -53,6 +53,7 @@ def _fault(name: str) -> OdooRpcError:
         ),
     ],
 )
+@pytest.mark.req("REQ-02b-04", "REQ-02b-12")
 def test_fault_1_takes_class_and_message_from_the_traceback(
     name: str, error_class: str, message: str
 ) -> None:
@@ -77,6 +78,7 @@ def test_fault_1_keeps_a_dotted_class_and_the_last_chained_exception() -> None:
         ("demo_unlink_user", "odoo.exceptions.AccessError"),
     ],
 )
+@pytest.mark.req("REQ-02b-04", "REQ-02b-12")
 def test_faults_2_to_4_map_to_odoo_exception_classes(name: str, error_class: str) -> None:
     error = _fault(name)
     assert error.error_class == error_class
@@ -121,6 +123,7 @@ def test_none_marshal_fault_is_recognised_and_nothing_else_is() -> None:
         ("unknown_db", "psycopg2.OperationalError"),
     ],
 )
+@pytest.mark.req("REQ-02b-08", "REQ-02b-12")
 def test_jsonrpc_error_data_gives_class_message_and_debug(name: str, error_class: str) -> None:
     error = OdooRpcError.from_jsonrpc_error(JSONRPC[name], model="res.users", method="unlink")
     assert error.error_class == error_class
@@ -141,6 +144,7 @@ def test_jsonrpc_error_data_gives_class_message_and_debug(name: str, error_class
         ("demo_unlink_user", 403, "odoo.exceptions.AccessError"),
     ],
 )
+@pytest.mark.req("REQ-02b-12")
 def test_json2_error_body_and_status(name: str, status: int, error_class: str) -> None:
     captured = JSON2[name]
     error = OdooRpcError.from_json2_error(captured["body"], captured["status"])
@@ -163,17 +167,20 @@ def test_traceback_tail_without_message_and_without_header() -> None:
         ("http://h:8069/", "http://h:8069"),
     ],
 )
+@pytest.mark.req("REQ-02-02")
 def test_url_is_normalised(url: str, normalised: str) -> None:
     settings = ConnectionSettings(url=url, database="demo", username="a", password="b")  # type: ignore[arg-type]
     assert settings.url == normalised
 
 
 @pytest.mark.parametrize("url", ["ftp://odoo.example.com", "odoo.example.com", "http://"])
+@pytest.mark.req("REQ-02-02")
 def test_bad_urls_are_refused(url: str) -> None:
     with pytest.raises(ValueError, match="ODOO_URL"):
         ConnectionSettings(url=url, database="demo", username="a", password="b")  # type: ignore[arg-type]
 
 
+@pytest.mark.req("REQ-02-03", "REQ-02-27", "REQ-02-29")
 def test_api_key_wins_and_base_context_has_companies() -> None:
     settings = ConnectionSettings.model_validate(
         {
@@ -194,6 +201,7 @@ def test_api_key_wins_and_base_context_has_companies() -> None:
     }
 
 
+@pytest.mark.req("REQ-02-31")
 def test_disabled_tls_verification_warns(caplog: pytest.LogCaptureFixture) -> None:
     settings = ConnectionSettings.model_validate(
         {"url": "https://h", "database": "d", "username": "u", "password": "p", "verify_ssl": False}
@@ -202,6 +210,7 @@ def test_disabled_tls_verification_warns(caplog: pytest.LogCaptureFixture) -> No
     assert "SSL verification disabled" in caplog.text
 
 
+@pytest.mark.req("REQ-02-32")
 def test_missing_ca_bundle_is_a_configuration_error(tmp_path: Path) -> None:
     settings = ConnectionSettings.model_validate(
         {"url": "https://h", "database": "d", "username": "u", "password": "p"}

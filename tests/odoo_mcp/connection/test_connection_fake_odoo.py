@@ -90,6 +90,7 @@ def targets(func: Any) -> Any:
 
 
 @targets
+@pytest.mark.req("REQ-02-10", "REQ-02-13", "REQ-02-14")
 async def test_connects_with_forced_protocol(
     conn: ConnectionManager, fake: FakeOdoo, protocol: str
 ) -> None:
@@ -133,6 +134,7 @@ async def test_method_returning_none_is_a_success(conn: ConnectionManager, proto
 
 
 @targets
+@pytest.mark.req("REQ-02b-04", "REQ-02b-08", "REQ-02b-12")
 async def test_odoo_errors_are_typed(conn: ConnectionManager, protocol: str) -> None:
     with pytest.raises(OdooRpcError) as unknown:
         await conn.execute_kw("res.partner", "no_such_method", [[]])
@@ -147,6 +149,7 @@ async def test_odoo_errors_are_typed(conn: ConnectionManager, protocol: str) -> 
 
 
 @targets
+@pytest.mark.req("REQ-02-28", "REQ-02b-05")
 async def test_context_is_merged_per_call(conn: ConnectionManager) -> None:
     archived = await conn.create("res.partner", {"name": "Archived one", "active": False})
     domain = [["id", "=", archived]]
@@ -156,6 +159,7 @@ async def test_context_is_merged_per_call(conn: ConnectionManager) -> None:
 
 
 @targets
+@pytest.mark.req("REQ-02-21")
 async def test_refused_connection_recovers_for_reads(
     conn: ConnectionManager, fake: FakeOdoo
 ) -> None:
@@ -167,6 +171,7 @@ async def test_refused_connection_recovers_for_reads(
 
 
 @targets
+@pytest.mark.req("REQ-02-21")
 async def test_dropped_read_is_retried_exactly_once(
     conn: ConnectionManager, fake: FakeOdoo
 ) -> None:
@@ -177,6 +182,7 @@ async def test_dropped_read_is_retried_exactly_once(
 
 
 @targets
+@pytest.mark.req("REQ-02-20")
 async def test_health_check_after_idle(fake: FakeOdoo, protocol: str) -> None:
     now = [0.0]
     settings = {"protocol": protocol, "api_key": ADMIN_API_KEY, "idle_timeout": 300}
@@ -192,6 +198,7 @@ async def test_health_check_after_idle(fake: FakeOdoo, protocol: str) -> None:
 
 
 @targets
+@pytest.mark.req("REQ-02-20")
 async def test_health_check_interval_0_turns_the_check_off(fake: FakeOdoo, protocol: str) -> None:
     """REQ-02-20 / REQ-11-25: health_check_interval 0 means no check, not one per call."""
     now = [0.0]
@@ -205,6 +212,7 @@ async def test_health_check_interval_0_turns_the_check_off(fake: FakeOdoo, proto
 
 
 @targets
+@pytest.mark.req("REQ-02-21")
 async def test_dropped_write_is_reported_then_recovers(
     conn: ConnectionManager, fake: FakeOdoo
 ) -> None:
@@ -222,6 +230,7 @@ async def test_dropped_write_is_reported_then_recovers(
 
 @targets
 @pytest.mark.parametrize("status", [500, 502, 503])
+@pytest.mark.req("REQ-02b-04")
 async def test_proxy_status_is_a_connection_error(
     conn: ConnectionManager, fake: FakeOdoo, status: int
 ) -> None:
@@ -245,6 +254,7 @@ async def test_rate_limit_is_typed_with_retry_after(
 
 
 @targets
+@pytest.mark.req("REQ-02b-04")
 async def test_malformed_body_is_a_connection_error(
     conn: ConnectionManager, fake: FakeOdoo
 ) -> None:
@@ -257,6 +267,7 @@ async def test_malformed_body_is_a_connection_error(
 
 
 @targets
+@pytest.mark.req("REQ-02-22")
 async def test_expired_session_reauthenticates_transparently(
     conn: ConnectionManager, fake: FakeOdoo
 ) -> None:
@@ -268,6 +279,7 @@ async def test_expired_session_reauthenticates_transparently(
 
 
 @targets
+@pytest.mark.req("REQ-02-21")
 async def test_server_down_then_back(conn: ConnectionManager, fake: FakeOdoo) -> None:
     fake.inject_fault("refuse")
     with pytest.raises(OdooConnectionError, match="unreachable after 3 reconnection attempts"):
@@ -283,6 +295,7 @@ async def test_server_down_then_back(conn: ConnectionManager, fake: FakeOdoo) ->
     [("16.0", "xmlrpc"), ("17.0", "jsonrpc"), ("19.0", "json2")],
     indirect=["fake"],
 )
+@pytest.mark.req("REQ-02-10", "REQ-02a-07")
 async def test_auto_protocol_follows_the_version(fake: FakeOdoo, expected: str) -> None:
     async with _manager(fake, api_key=ADMIN_API_KEY) as conn:
         assert conn.protocol == expected
@@ -291,6 +304,7 @@ async def test_auto_protocol_follows_the_version(fake: FakeOdoo, expected: str) 
 
 
 @pytest.mark.parametrize("fake", VERSIONS, indirect=True)
+@pytest.mark.req("REQ-02-07", "REQ-02b-14")
 async def test_wrong_api_key_falls_back_to_password(
     fake: FakeOdoo, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -300,6 +314,7 @@ async def test_wrong_api_key_falls_back_to_password(
 
 
 @pytest.mark.parametrize("fake", VERSIONS, indirect=True)
+@pytest.mark.req("REQ-02-23")
 async def test_wrong_password_is_an_authentication_error(fake: FakeOdoo) -> None:
     manager = _manager(fake, password="wrong")
     with pytest.raises(OdooAuthenticationError):
@@ -308,6 +323,7 @@ async def test_wrong_password_is_an_authentication_error(fake: FakeOdoo) -> None
 
 
 @pytest.mark.parametrize("fake", ["16.0", "17.0"], indirect=True)
+@pytest.mark.req("REQ-02-13", "REQ-02-14")
 async def test_forced_json2_before_19_is_a_configuration_error(fake: FakeOdoo) -> None:
     manager = _manager(fake, protocol="json2", api_key=ADMIN_API_KEY)
     with pytest.raises(OdooConfigurationError, match="JSON-2"):
@@ -317,6 +333,7 @@ async def test_forced_json2_before_19_is_a_configuration_error(fake: FakeOdoo) -
 
 @pytest.mark.wire
 @pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.req("REQ-02-21")
 async def test_over_a_real_socket(version: str) -> None:
     with serve_fake_odoo(version) as served:
         assert served.url is not None
@@ -343,6 +360,7 @@ async def test_over_a_real_socket(version: str) -> None:
 
 
 @pytest.mark.parametrize("fake", VERSIONS, indirect=True)
+@pytest.mark.req("REQ-02-22")
 async def test_jsonrpc_session_expiry_reauthenticates(fake: FakeOdoo) -> None:
     # Password only: JSON-RPC logs in through /web/session/authenticate and holds a cookie.
     async with _manager(fake, protocol="jsonrpc") as conn:

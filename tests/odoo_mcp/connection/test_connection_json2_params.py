@@ -59,6 +59,7 @@ from odoo_mcp.connection.json2_params import declared_params, to_named_params
         ("context_get", [], {}, {}),
     ],
 )
+@pytest.mark.req("REQ-02b-09")
 def test_positional_arguments_become_named_parameters(
     method: str, args: list[Any], kwargs: dict[str, Any], body: dict[str, Any]
 ) -> None:
@@ -103,6 +104,7 @@ def test_same_parameter_twice_is_refused() -> None:
          {"domain": [], "specification": {"name": {}}}),
     ],
 )  # fmt: skip
+@pytest.mark.req("REQ-02b-09")
 def test_positional_arguments_take_the_names_odoo_19_declares(
     model: str, method: str, args: list[Any], body: dict[str, Any]
 ) -> None:

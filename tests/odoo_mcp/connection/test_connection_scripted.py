@@ -21,6 +21,7 @@ pytestmark = pytest.mark.anyio
 ADMIN = {"username": "admin", "password": "admin"}
 
 
+@pytest.mark.req("REQ-02b-09", "REQ-02b-13", "REQ-02-06", "REQ-02-27")
 async def test_odoo19_with_key_speaks_json2_with_bearer_and_named_params(harness: Harness) -> None:
     async with harness.manager(**ADMIN, api_key="KEY") as manager:
         assert (manager.protocol, manager.uid, manager.state) == ("json2", 2, ConnectionState.READY)
@@ -41,6 +42,7 @@ async def test_odoo19_with_key_speaks_json2_with_bearer_and_named_params(harness
     assert rows == [{"id": 9, "name": "Acme Corporation"}]
 
 
+@pytest.mark.req("REQ-02b-09")
 async def test_json2_record_method_sends_ids_and_null_is_a_plain_success(harness: Harness) -> None:
     async with harness.manager(api_key="KEY") as manager:
         outcome = await manager.call("sale.order", "action_lock", [[7]])
@@ -58,6 +60,7 @@ async def test_xmlrpc_none_marshal_fault_is_success_with_null(harness: Harness) 
     assert manager.state is ConnectionState.DISCONNECTED
 
 
+@pytest.mark.req("REQ-02-05", "REQ-02b-05", "REQ-02-28", "REQ-02-29")
 async def test_xmlrpc_sends_uid_secret_and_merged_context(harness: Harness) -> None:
     harness.odoo.major = 16
     async with harness.manager(**ADMIN, company_ids=[1]) as manager:
@@ -79,6 +82,7 @@ async def test_xmlrpc_sends_uid_secret_and_merged_context(harness: Harness) -> N
 
 
 @pytest.mark.parametrize("major", [16, 17, 19])
+@pytest.mark.req("REQ-02a-08")
 async def test_version_dependent_signatures(harness: Harness, major: int) -> None:
     harness.odoo.major = major
     async with harness.manager(**ADMIN, protocol="xmlrpc") as manager:
@@ -90,6 +94,7 @@ async def test_version_dependent_signatures(harness: Harness, major: int) -> Non
     assert ("name_get" in methods) is (major <= 16)
 
 
+@pytest.mark.req("REQ-02-08", "REQ-02-22")
 async def test_jsonrpc_session_keeps_cookie_and_reauthenticates_on_expiry(harness: Harness) -> None:
     harness.odoo.major = 17
     async with harness.manager(**ADMIN) as manager:
@@ -103,6 +108,7 @@ async def test_jsonrpc_session_keeps_cookie_and_reauthenticates_on_expiry(harnes
     assert paths.count("/web/session/authenticate") == 2
 
 
+@pytest.mark.req("REQ-02-07", "REQ-02b-14")
 async def test_api_key_refused_falls_back_to_password(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -112,6 +118,7 @@ async def test_api_key_refused_falls_back_to_password(
     assert "falling back to password" in caplog.text
 
 
+@pytest.mark.req("REQ-02-04", "REQ-02-23")
 async def test_bad_password_is_an_authentication_error(harness: Harness) -> None:
     harness.odoo.major = 16
     manager = harness.manager(username="admin", password="nope")
@@ -121,6 +128,7 @@ async def test_bad_password_is_an_authentication_error(harness: Harness) -> None
     await manager.close()
 
 
+@pytest.mark.req("REQ-02-14")
 async def test_forced_json2_on_odoo16_fails_clearly(harness: Harness) -> None:
     harness.odoo.major = 16
     manager = harness.manager(api_key="KEY", protocol="json2")
@@ -129,6 +137,7 @@ async def test_forced_json2_on_odoo16_fails_clearly(harness: Harness) -> None:
     await manager.close()
 
 
+@pytest.mark.req("REQ-02-21")
 async def test_refused_read_reconnects_with_backoff_and_retries_once(harness: Harness) -> None:
     async with harness.manager(api_key="KEY") as manager:
         harness.odoo.fail_next(refuse, refuse)  # the call, then the first reconnection
@@ -137,6 +146,7 @@ async def test_refused_read_reconnects_with_backoff_and_retries_once(harness: Ha
         assert manager.state is ConnectionState.READY
 
 
+@pytest.mark.req("REQ-02-21")
 async def test_unreachable_server_gives_up_after_three_attempts(harness: Harness) -> None:
     async with harness.manager(api_key="KEY") as manager:
         harness.odoo.fail_next(*[refuse] * 4)  # the call and three reconnections
@@ -147,6 +157,7 @@ async def test_unreachable_server_gives_up_after_three_attempts(harness: Harness
         assert await manager.search_count("res.partner") == 1  # recovered on the next call
 
 
+@pytest.mark.req("REQ-02-21")
 async def test_dropped_write_is_reported_not_retried(harness: Harness) -> None:
     async with harness.manager(api_key="KEY") as manager:
         harness.odoo.fail_next(drop)
@@ -159,6 +170,7 @@ async def test_dropped_write_is_reported_not_retried(harness: Harness) -> None:
         assert await manager.write("res.partner", [1], {"name": "x"}) is True
 
 
+@pytest.mark.req("REQ-02-21")
 async def test_dropped_read_is_retried_after_reconnect(harness: Harness) -> None:
     async with harness.manager(api_key="KEY") as manager:
         harness.odoo.fail_next(drop)
@@ -191,6 +203,7 @@ async def test_revoked_key_is_reported_as_authentication_error(harness: Harness)
             await manager.search_count("res.partner")
 
 
+@pytest.mark.req("REQ-02-20")
 async def test_health_check_runs_after_idle_only(harness: Harness) -> None:
     async with harness.manager(api_key="KEY") as manager:
         await manager.search_count("res.partner", [["id", "=", 1]])
@@ -205,6 +218,7 @@ async def test_health_check_runs_after_idle_only(harness: Harness) -> None:
         assert health[4]["domain"] == [["id", "=", 2]]
 
 
+@pytest.mark.req("REQ-02-33")
 async def test_connection_info(harness: Harness) -> None:
     async with harness.manager(**ADMIN, api_key="KEY") as manager:
         info = manager.get_connection_info()
@@ -221,6 +235,7 @@ async def test_connection_info(harness: Harness) -> None:
     }
 
 
+@pytest.mark.req("REQ-02a-02")
 async def test_version_from_session_when_xmlrpc_is_gone(harness: Harness) -> None:
     harness.odoo.major = 20
     harness.odoo.xmlrpc_enabled = False

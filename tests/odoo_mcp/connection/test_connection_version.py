@@ -36,10 +36,12 @@ ODOO19_VERSION_INFO = {
         ("14.0.3", OdooVersion(14, 0, 3, "final", 0, "14.0.3")),
     ],
 )
+@pytest.mark.req("REQ-02a-05")
 def test_version_strings_parse(text: str, expected: OdooVersion) -> None:
     assert parse_version(text) == expected
 
 
+@pytest.mark.req("REQ-02a-05")
 def test_list_form_parses_with_edition_flag() -> None:
     assert parse_version([19, 0, 0, "final", 0, ""]) == OdooVersion(19, 0, 0, "final", 0, "19.0")
     assert parse_version([17, 0, 0, "final", 0, "e"]).edition == "enterprise"
@@ -63,6 +65,7 @@ def test_server_info_of_odoo19_parses() -> None:
     assert version.supported
 
 
+@pytest.mark.req("REQ-02a-06")
 def test_session_info_carries_edition_and_keeps_date_suffix() -> None:
     info = {
         "server_version": "17.0-20240101",
@@ -86,6 +89,7 @@ def test_session_info_carries_edition_and_keeps_date_suffix() -> None:
         (20, "json2"),
     ],
 )
+@pytest.mark.req("REQ-02a-07")
 def test_default_protocol_follows_the_version(major: int, protocol: str) -> None:
     assert default_protocol(OdooVersion(major)) == protocol
 
@@ -101,22 +105,26 @@ def _settings(**overrides: object) -> ConnectionSettings:
     return ConnectionSettings.model_validate(values)
 
 
+@pytest.mark.req("REQ-02b-14")
 def test_json2_without_api_key_falls_back_to_jsonrpc() -> None:
     assert choose_protocol(_settings(), OdooVersion(19)) == "jsonrpc"
     assert choose_protocol(_settings(api_key="k"), OdooVersion(19)) == "json2"
 
 
+@pytest.mark.req("REQ-02-14")
 def test_forced_json2_on_odoo16_is_a_configuration_error() -> None:
     settings = _settings(api_key="k", protocol="json2")
     with pytest.raises(OdooConfigurationError, match="JSON-2 exists from Odoo 19"):
         choose_protocol(settings, OdooVersion(16))
 
 
+@pytest.mark.req("REQ-02-14")
 def test_forced_xmlrpc_on_odoo20_is_a_configuration_error() -> None:
     with pytest.raises(OdooConfigurationError, match="removed XML-RPC"):
         choose_protocol(_settings(protocol="xmlrpc"), OdooVersion(20))
 
 
+@pytest.mark.req("REQ-02-14")
 def test_forced_protocol_is_kept_when_available() -> None:
     assert choose_protocol(_settings(protocol="xmlrpc"), OdooVersion(19)) == "xmlrpc"
     assert choose_protocol(_settings(protocol="jsonrpc"), OdooVersion(14)) == "jsonrpc"
