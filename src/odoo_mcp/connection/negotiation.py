@@ -17,6 +17,7 @@ from odoo_mcp.connection.errors import (
     OdooAuthenticationError,
     OdooConfigurationError,
     OdooConnectionError,
+    OdooError,
     OdooRpcError,
 )
 from odoo_mcp.connection.json2 import Json2Protocol
@@ -107,7 +108,8 @@ def make_adapter(
 def _attempts(
     settings: ConnectionSettings, protocol: ProtocolName
 ) -> list[tuple[ProtocolName, JsonRpcMode, SecretKind, str]]:
-    """REQ-02b-13: per protocol, which secret goes where (02b-14), API key first (02-03)."""
+    """REQ-02b-13: per protocol, which secret goes where (REQ-02b-14), API key first
+    (REQ-02-03)."""
     attempts: list[tuple[ProtocolName, JsonRpcMode, SecretKind, str]] = []
     for kind, secret in settings.secrets():
         if protocol == "json2":
@@ -182,7 +184,8 @@ async def detect_edition(adapter: OdooProtocol, version: OdooVersion) -> OdooVer
 
 
 def resolve_unknown(version: OdooVersion | None) -> OdooVersion:
-    """REQ-02a-09: warn on unknown or unsupported versions (02a-10, 02-12) and carry on."""
+    """REQ-02a-09: warn on unknown or unsupported versions (REQ-02a-10, REQ-02-12) and carry
+    on."""
     if version is None:
         logger.warning("could not detect the Odoo version; assuming 14.0 over XML-RPC")
         return UNKNOWN_VERSION
@@ -194,7 +197,8 @@ def resolve_unknown(version: OdooVersion | None) -> OdooVersion:
 
 
 async def negotiate(client: httpx2.AsyncClient, settings: ConnectionSettings) -> Login:
-    """REQ-02a-01: probe the version in the spec's order, choose the protocol, log in.
+    """REQ-02a-01, REQ-02-10: at connection time, probe the version in the spec's order
+    (REQ-02a-04: stopping at the first answer), choose the protocol, log in.
 
     Probe 1 is XML-RPC ``version()``; probe 2 the session-authenticate result (needs a login,
     and its session is kept when JSON-RPC is the protocol chosen); probe 3 ``/web/login``.
@@ -212,7 +216,7 @@ async def negotiate(client: httpx2.AsyncClient, settings: ConnectionSettings) ->
         secret = settings.password.get_secret_value()
         try:
             await adapter.authenticate(settings.database, settings.username, secret)
-        except (OdooAuthenticationError, OdooConfigurationError, OdooRpcError) as exc:
+        except OdooError as exc:  # e.g. a 404 where no web client is served: next probe
             logger.info("session probe failed: %s", exc)
         else:
             session_login = Login(adapter, "password", secret, settings.username)

@@ -142,7 +142,8 @@ def _parse_string_or_none(text: str, edition: Edition) -> OdooVersion | None:
 
 
 def default_protocol(version: OdooVersion) -> ProtocolName:
-    """REQ-02a-07: 14-16 (and older) xmlrpc, 17-18 jsonrpc, 19+ json2 (decision 6)."""
+    """REQ-02a-07: 14-16 (and older) xmlrpc, 17-18 jsonrpc, 19+ json2 (decision 6);
+    REQ-02-13, REQ-02a-08: JSON-2 exists from 19, XML-RPC and JSON-RPC before."""
     if version.major >= 19:
         return "json2"
     if version.major >= 17:

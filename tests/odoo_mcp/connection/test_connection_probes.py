@@ -143,6 +143,28 @@ async def test_when_every_probe_fails_xmlrpc_and_14_are_assumed(
     assert "/web/login" in _paths(odoo)  # every probe was tried
 
 
+@pytest.mark.req("REQ-02a-04")
+async def test_a_session_probe_answered_404_moves_on_to_the_login_page() -> None:
+    """An Odoo whose web client is not served (a 404 on /web/session/authenticate) still
+    gets its last probe, instead of a failed connect."""
+    odoo = ScriptedOdoo(major=16)
+
+    def no_session(request: httpx2.Request) -> httpx2.Response | None:
+        path = request.url.path
+        if path == "/xmlrpc/2/common" and b"<methodName>version<" in request.content:
+            return _xml_fault()
+        if path == "/web/session/authenticate":
+            return httpx2.Response(404, text="Not Found")
+        if path == "/web/login":
+            return httpx2.Response(200, text=LOGIN_PAGE.replace("Odoo 19", "Odoo 16"))
+        return None
+
+    async with _manager(odoo, no_session, **ADMIN) as manager:
+        assert manager.odoo_version is not None and manager.odoo_version.major == 16
+        assert manager.protocol == "xmlrpc"
+    assert "/web/login" in _paths(odoo)
+
+
 @pytest.mark.req("REQ-02a-10", "REQ-02-12")
 async def test_an_odoo_older_than_14_is_tried_over_xmlrpc_with_a_warning(
     harness: Harness, caplog: pytest.LogCaptureFixture
