@@ -209,7 +209,9 @@ async def test_a_signal_drains_the_requests_in_flight_and_exits_0(
     already running (Odoo answers it 1.5 s later) and exits 0."""
     env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", ""),
            "ODOO_URL": fake_odoo_server.url, "ODOO_DB": "demo", "ODOO_USERNAME": "admin",
-           "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_LOG_LEVEL": "info"}  # fmt: skip
+           "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_LOG_LEVEL": "info",
+           # the latency fault is for the tool call, not for a start-up introspection call
+           "ODOO_MCP_INTROSPECT": "false"}  # fmt: skip
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "odoo_mcp", "serve", env=env, stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
