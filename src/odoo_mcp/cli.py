@@ -40,7 +40,7 @@ EXIT_FAILED: Final = 1
 EXIT_CONFIG: Final = 2
 #: REQ-11-27: the settings with a command-line flag, as each field declares it (secrets have
 #: none: they stay in the environment or the file)
-_FLAGGED: Final = tuple(name for name, setting in SETTINGS.items() if setting.flag)
+_FLAGS: Final = {s.flag: name for name, s in SETTINGS.items() if s.flag is not None}
 
 
 def _parser(describe: bool = False) -> argparse.ArgumentParser:
@@ -49,8 +49,8 @@ def _parser(describe: bool = False) -> argparse.ArgumentParser:
     descriptions = setting_descriptions() if describe else {}
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="PATH", help=f"JSON config file (or {CONFIG_PATH_VAR})")
-    for field in _FLAGGED:
-        flag, env = SETTINGS[field].flag, ", ".join(SETTINGS[field].env)
+    for flag, field in _FLAGS.items():
+        env = ", ".join(SETTINGS[field].env)
         text = f"{descriptions[field]} ({env})".replace("%", "%%") if describe else None
         if OdooMcpConfig.model_fields[field].annotation is bool:
             common.add_argument(
@@ -83,7 +83,7 @@ def _parser(describe: bool = False) -> argparse.ArgumentParser:
 def cli_overrides(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
     """REQ-11-27: the values the user gave as flags, by field name; malformed ``--set``s."""
     values: dict[str, object] = {
-        field: getattr(args, field) for field in _FLAGGED if getattr(args, field, None)
+        field: getattr(args, field) for field in _FLAGS.values() if getattr(args, field, None)
     }
     problems: list[str] = []
     for item in args.settings:

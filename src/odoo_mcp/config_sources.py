@@ -4,7 +4,8 @@ Sources, lowest first: defaults, the JSON file (flat keys; nested ``rate_limit{}
 accepted as aliases, decision 4), environment variables (the spec's names, case-insensitive,
 an empty variable counts as unset), then command-line overrides (REQ-11-27). Each field is
 validated on its own so one bad value never hides another, then the cross-field checks of
-REQ-11-28 run on whatever did validate.
+REQ-11-28 run on whatever did validate. Which variable, file key or flag reaches which field
+is never written here: it comes from the fields' declarations (a ``SettingsIndex``).
 """
 
 from __future__ import annotations
