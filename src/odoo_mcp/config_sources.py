@@ -238,10 +238,12 @@ def _connection_problems(index: SettingsIndex, values: Mapping[str, Any]) -> lis
     problems: list[str] = []
     username, password = values.get("odoo_username"), values.get("odoo_password")
     no_credentials = values.get("odoo_api_key") is None and not (username and password)
+    names = ("odoo_username", "odoo_password", "odoo_api_key")
+    login, secret, key = (index.env(name)[0] for name in names)
     if no_credentials and password and not username:
-        problems.append("ODOO_PASSWORD is set but ODOO_USERNAME is not: a password needs a login")
+        problems.append(f"{secret} is set but {login} is not: a password needs a login")
     elif no_credentials:
-        problems.append("no credentials: set ODOO_USERNAME and ODOO_PASSWORD, or ODOO_API_KEY")
+        problems.append(f"no credentials: set {login} and {secret}, or {key}")
     data = {
         target: values[source] for source, target in _CONNECTION_KEYS.items() if source in values
     }

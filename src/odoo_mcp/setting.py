@@ -60,7 +60,7 @@ class SettingsIndex:
         return keys
 
     def nested(self) -> dict[str, dict[str, str]]:
-        """Decision 4: the nested file objects, ``group -> key -> field``."""
+        """REQ-11-26: the nested file objects (decision 4), ``group -> key -> field``."""
         groups: dict[str, dict[str, str]] = {}
         for name, setting in self.settings.items():
             for alias in setting.aliases:
