@@ -19,6 +19,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from odoo_mcp_conformance.settings import KIT_SETTINGS, SPEC_ENV_NAMES
+
 __all__ = [
     "KIT_SETTINGS",
     "SPEC_ENV_NAMES",
@@ -29,67 +31,6 @@ __all__ = [
     "Target",
     "load_target",
 ]
-
-#: The settings a scenario may ask for, and what they mean (values are strings or lists).
-KIT_SETTINGS: Mapping[str, str] = {
-    "mode": "operation mode: readonly | restricted | full",
-    "odoo_protocol": "wire protocol to Odoo: xmlrpc | jsonrpc | json2",
-    "odoo_timeout": "integer: seconds to wait for one Odoo call",
-    "reconnect_max_attempts": "integer: reconnection attempts after a connection failure",
-    "reconnect_backoff_base": "number: first delay (s) between reconnection attempts",
-    "model_allowlist": "list of models the server may touch (others refused)",
-    "model_blocklist": "list of models refused (on top of the built-in blocklist)",
-    "write_allowlist": "list of models writable in restricted mode",
-    "field_blocklist": "list of field names (any model) never read, written or filtered",
-    "method_blocklist": "list of methods odoo_core_execute refuses",
-    "rate_limit_enabled": "boolean",
-    "rate_limit_rpm": "integer: calls per minute per session",
-    "rate_limit_burst": "integer: burst size",
-    "audit_enabled": "boolean",
-    "audit_log_file": "path of the JSONL audit log (the kit reads it)",
-    "search_default_limit": "integer: default limit of search tools",
-    "search_max_limit": "integer: maximum limit of search tools",
-    "strip_html": "boolean: strip HTML from html fields",
-    "enabled_toolsets": "list of toolsets to enable",
-    "log_level": "server log level",
-    "config_file": "path of a JSON configuration file (the kit writes it)",
-    "subscription_poll_interval": "number: seconds between two polls for resource updates",
-    "odoo_lang": "language of the Odoo context (lang), e.g. es_AR",
-    "odoo_tz": "time zone of the Odoo context (tz), e.g. America/Argentina/Buenos_Aires",
-    "odoo_company_id": "integer: the current company id",
-    "odoo_company_ids": "list of company ids (allowed_company_ids)",
-}
-
-
-#: The environment names SPEC-11 REQ-11-25/27 give the kit's settings: a target that does not
-#: map a setting gets it under the spec's own name, never "not applicable".
-SPEC_ENV_NAMES: Mapping[str, str] = {
-    "mode": "ODOO_MCP_MODE",
-    "odoo_protocol": "ODOO_PROTOCOL",
-    "odoo_timeout": "ODOO_TIMEOUT",
-    "reconnect_max_attempts": "ODOO_MCP_RECONNECT_ATTEMPTS",
-    "reconnect_backoff_base": "ODOO_MCP_RECONNECT_BACKOFF",
-    "model_allowlist": "ODOO_MCP_MODEL_ALLOWLIST",
-    "model_blocklist": "ODOO_MCP_MODEL_BLOCKLIST",
-    "write_allowlist": "ODOO_MCP_WRITE_ALLOWLIST",
-    "field_blocklist": "ODOO_MCP_FIELD_BLOCKLIST",
-    "method_blocklist": "ODOO_MCP_METHOD_BLOCKLIST",
-    "rate_limit_enabled": "ODOO_MCP_RATE_LIMIT",
-    "rate_limit_rpm": "ODOO_MCP_RATE_LIMIT_RPM",
-    "rate_limit_burst": "ODOO_MCP_RATE_LIMIT_BURST",
-    "audit_enabled": "ODOO_MCP_AUDIT",
-    "audit_log_file": "ODOO_MCP_AUDIT_FILE",
-    "search_default_limit": "ODOO_MCP_SEARCH_LIMIT",
-    "search_max_limit": "ODOO_MCP_SEARCH_MAX_LIMIT",
-    "strip_html": "ODOO_MCP_STRIP_HTML",
-    "enabled_toolsets": "ODOO_MCP_ENABLED_TOOLSETS",
-    "log_level": "ODOO_MCP_LOG_LEVEL",
-    "config_file": "ODOO_MCP_CONFIG",
-    "odoo_lang": "ODOO_LANG",
-    "odoo_tz": "ODOO_TZ",
-    "odoo_company_id": "ODOO_COMPANY_ID",
-    "odoo_company_ids": "ODOO_COMPANY_IDS",
-}
 
 
 class NotApplicable(Exception):

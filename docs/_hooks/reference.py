@@ -39,25 +39,29 @@ def _cell(text: object) -> str:
 
 
 def configuration_page() -> str:
-    from odoo_mcp.config import ENV_VARS, OdooMcpConfig, setting_descriptions
+    """REQ-11-25: one row per setting, from its declaration (``odoo_mcp.config.SETTINGS``)."""
+    from odoo_mcp.config import CONFIG_PATH_VAR, SETTINGS, OdooMcpConfig, setting_descriptions
 
     lines = [
         "# Configuration reference",
         "",
         "Generated from the settings model. Precedence: command-line flags > environment "
-        "variables > JSON file (`--config` or `ODOO_MCP_CONFIG`) > defaults. Lists are "
-        "comma-separated in the environment; booleans are `true/1/yes` or `false/0/no`. An "
-        "invalid configuration stops start-up with one message per problem.",
+        f"variables > JSON file (`--config` or `{CONFIG_PATH_VAR}`) > defaults. Every setting "
+        "is also a JSON key and can be given as `--set KEY=VALUE`. Lists are comma-separated "
+        "in the environment; booleans are `true/1/yes` or `false/0/no`. An invalid "
+        "configuration stops start-up with one message per problem.",
         "",
-        "| Setting (JSON key) | Environment variable | Default | Description |",
-        "|---|---|---|---|",
+        "| Setting (JSON key) | Environment variable | Flag | Default | Description |",
+        "|---|---|---|---|---|",
     ]
     descriptions = setting_descriptions()
-    for name, field in OdooMcpConfig.model_fields.items():
-        names = ENV_VARS.get(name, ())
-        env = ", ".join(f"`{n}`" for n in names) or "file only"
+    for name, setting in SETTINGS.items():
+        field = OdooMcpConfig.model_fields[name]
+        key = "<br>".join([f"`{name}`", *(f"file: `{alias}`" for alias in setting.aliases)])
+        env = ", ".join(f"`{n}`" for n in setting.env) or "file only"
+        flag = f"`{setting.flag}`" if setting.flag else ""
         default = "required" if field.is_required() else f"`{json.dumps(_plain(field.default))}`"
-        lines.append(f"| `{name}` | {env} | {default} | {_cell(descriptions.get(name, ''))} |")
+        lines.append(f"| {key} | {env} | {flag} | {default} | {_cell(descriptions[name])} |")
     return "\n".join(lines) + "\n"
 
 

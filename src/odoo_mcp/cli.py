@@ -21,7 +21,14 @@ from typing import Final
 
 import anyio
 
-from odoo_mcp.config import ConfigError, OdooMcpConfig, load_config
+from odoo_mcp.config import (
+    CONFIG_PATH_VAR,
+    SETTINGS,
+    ConfigError,
+    OdooMcpConfig,
+    load_config,
+    setting_descriptions,
+)
 from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.http import serve_http
 from odoo_mcp.server import build_server, toolset_registry
@@ -31,33 +38,26 @@ __all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "main", "serve"]
 
 EXIT_FAILED: Final = 1
 EXIT_CONFIG: Final = 2
-#: flag -> config field (REQ-11-25 names); secrets are deliberately env/file only
-_FLAGS: Final[Mapping[str, str]] = {
-    "--odoo-url": "odoo_url",
-    "--odoo-db": "odoo_db",
-    "--odoo-username": "odoo_username",
-    "--odoo-protocol": "odoo_protocol",
-    "--transport": "transport",
-    "--host": "host",
-    "--port": "port",
-    "--path": "mcp_path",
-    "--http-auth": "http_auth",
-    "--public-url": "public_url",
-    "--mode": "mode",
-    "--model-allowlist": "model_allowlist",
-    "--model-blocklist": "model_blocklist",
-    "--write-allowlist": "write_allowlist",
-    "--enabled-toolsets": "enabled_toolsets",
-    "--disabled-toolsets": "disabled_toolsets",
-    "--log-level": "log_level",
-}
+#: REQ-11-27: the settings with a command-line flag, as each field declares it (secrets have
+#: none: they stay in the environment or the file)
+_FLAGS: Final = {s.flag: name for name, s in SETTINGS.items() if s.flag is not None}
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(describe: bool = False) -> argparse.ArgumentParser:
+    """REQ-11-27: one flag per flagged setting, a switch for a boolean; ``describe`` adds each
+    setting's description (read from the source: only ``--help`` pays for it)."""
+    descriptions = setting_descriptions() if describe else {}
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="PATH", help="JSON config file (or ODOO_MCP_CONFIG)")
+    common.add_argument("--config", metavar="PATH", help=f"JSON config file (or {CONFIG_PATH_VAR})")
     for flag, field in _FLAGS.items():
-        common.add_argument(flag, dest=field, metavar=field.upper(), default=None)
+        env = ", ".join(SETTINGS[field].env)
+        text = f"{descriptions[field]} ({env})".replace("%", "%%") if describe else None
+        if OdooMcpConfig.model_fields[field].annotation is bool:
+            common.add_argument(
+                flag, dest=field, action="store_const", const="true", default=None, help=text
+            )
+        else:
+            common.add_argument(flag, dest=field, metavar=field.upper(), default=None, help=text)
     common.add_argument(
         "--set",
         dest="settings",
@@ -72,15 +72,7 @@ def _parser() -> argparse.ArgumentParser:
         "ODOO_USERNAME and ODOO_PASSWORD or ODOO_API_KEY (see the README).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    serve_parser = sub.add_parser("serve", parents=[common], help="serve MCP (stdio or http)")
-    serve_parser.add_argument(
-        "--stateless",
-        dest="stateless_http",
-        action="store_const",
-        const="true",
-        default=None,
-        help="HTTP without sessions (behind a load balancer; no subscriptions)",
-    )
+    sub.add_parser("serve", parents=[common], help="serve MCP (stdio or http)")
     sub.add_parser(
         "demo", parents=[common], help="serve MCP over stdio against a built-in fake Odoo"
     )
@@ -91,10 +83,8 @@ def _parser() -> argparse.ArgumentParser:
 def cli_overrides(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
     """REQ-11-27: the values the user gave as flags, by field name; malformed ``--set``s."""
     values: dict[str, object] = {
-        field: getattr(args, field) for field in _FLAGS.values() if getattr(args, field)
+        field: getattr(args, field) for field in _FLAGS.values() if getattr(args, field, None)
     }
-    if getattr(args, "stateless_http", None):
-        values["stateless_http"] = args.stateless_http
     problems: list[str] = []
     for item in args.settings:
         key, sep, value = str(item).partition("=")
@@ -217,7 +207,8 @@ def _demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
 
 def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
     """REQ-01-07: the ``odoo-mcp`` console script."""
-    args = _parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    args = _parser(describe=bool({"-h", "--help"} & set(given))).parse_args(argv)
     env: Mapping[str, str] = os.environ if environ is None else environ
     try:
         if args.command == "demo":

@@ -8,8 +8,8 @@ Connection fields are flat here, as the spec names them, and become a ``Connecti
 through ``connection_settings()``; that class keeps its own checks (URL, credentials).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: pydantic would eval every field's annotation
+# string (their ``Setting``s included) at import, about 3 ms more than compiled annotations.
 import ast
 import inspect
 import os
@@ -23,7 +23,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from odoo_mcp.config_sources import (
-    ENV_VARS,
+    CONFIG_PATH_VAR,
     ConfigError,
     cross_field_problems,
     gather,
@@ -34,11 +34,23 @@ from odoo_mcp.safety.audit import AuditSettings
 from odoo_mcp.safety.modes import Mode
 from odoo_mcp.safety.policy import SafetyPolicy
 from odoo_mcp.safety.ratelimit import RateLimits
+from odoo_mcp.setting import Setting, SettingsIndex
 
 #: Hosts only this machine reaches: the HTTP transport may serve them without authentication.
 LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 
-__all__ = ["ENV_VARS", "ConfigError", "OdooMcpConfig", "load_config", "setting_descriptions"]
+__all__ = [
+    "CONFIG_PATH_VAR",
+    "ENV_VARS",
+    "SETTINGS",
+    "ConfigError",
+    "OdooMcpConfig",
+    "Setting",
+    "load_config",
+    "setting_descriptions",
+]
+
+_M: Final = "ODOO_MCP_"
 
 
 _TRUE: Final = frozenset({"true", "1", "yes"})
@@ -81,12 +93,16 @@ class _SpecEnvSource(PydanticBaseSettingsSource):
         return None, field_name, False
 
     def __call__(self) -> dict[str, Any]:
-        raw, _origins, _problems = gather(None, os.environ, None, with_file=False)
+        raw, _origins, _problems = gather(INDEX, None, os.environ, None, with_file=False)
         return raw
 
 
 class OdooMcpConfig(BaseSettings):
-    """REQ-11-25: the full settings model, flat keys, one env variable per field."""
+    """REQ-11-25: the full settings model, flat keys, one env variable per field.
+
+    Each setting is declared once, here: name, type, default, a ``Setting`` (variables, file
+    aliases, flag) in its ``Annotated`` metadata, and its description as the docstring below.
+    """
 
     # Each field's docstring is its description (setting_descriptions): pydantic's own
     # use_attribute_docstrings would find the source through every loaded module at import,
@@ -94,136 +110,184 @@ class OdooMcpConfig(BaseSettings):
     model_config = SettingsConfigDict(case_sensitive=False, extra="forbid", frozen=True)
 
     # Connection
-    odoo_url: str = Field(repr=False)  # may carry user:password@
+    odoo_url: Annotated[str, Setting("ODOO_URL", flag="--odoo-url")] = Field(
+        repr=False  # may carry user:password@
+    )
     """Base URL of the Odoo server, e.g. https://odoo.example.com (user:password@ in the URL
     is accepted and hidden in logs)."""
-    odoo_db: str
+    odoo_db: Annotated[str, Setting("ODOO_DB", flag="--odoo-db")]
     """Database name."""
-    odoo_username: str | None = None
+    odoo_username: Annotated[str | None, Setting("ODOO_USERNAME", flag="--odoo-username")] = None
     """Login of the Odoo user the server acts as."""
-    odoo_password: SecretStr | None = None
+    odoo_password: Annotated[SecretStr | None, Setting("ODOO_PASSWORD")] = None  # no flag: secret
     """Password of that user (prefer an API key)."""
-    odoo_api_key: SecretStr | None = None
+    odoo_api_key: Annotated[SecretStr | None, Setting("ODOO_API_KEY")] = None  # no flag: secret
     """API key of that user; used instead of the password when set."""
-    odoo_protocol: Annotated[ProtocolChoice, Lowered] = "auto"
+    odoo_protocol: Annotated[
+        ProtocolChoice, Lowered, Setting("ODOO_PROTOCOL", flag="--odoo-protocol")
+    ] = "auto"
     """Wire protocol: auto (by Odoo version), xmlrpc, jsonrpc or json2 (Odoo 19+)."""
-    odoo_timeout: int = Field(default=30, gt=0)
+    odoo_timeout: Annotated[int, Setting("ODOO_TIMEOUT")] = Field(default=30, gt=0)
     """Seconds to wait for one Odoo call."""
-    odoo_verify_ssl: Flag = True
+    odoo_verify_ssl: Annotated[Flag, Setting("ODOO_VERIFY_SSL")] = True
     """Verify the Odoo server's TLS certificate."""
-    odoo_ca_cert: str | None = None
+    odoo_ca_cert: Annotated[str | None, Setting("ODOO_CA_CERT")] = None
     """Path of a CA bundle to verify the Odoo certificate with."""
     # Transport
-    transport: Annotated[Literal["stdio", "sse", "http"], Lowered] = "stdio"
+    transport: Annotated[
+        Literal["stdio", "sse", "http"], Lowered, Setting(_M + "TRANSPORT", flag="--transport")
+    ] = "stdio"
     """MCP transport: stdio, or http (streamable HTTP); sse is refused (decision 34)."""
-    host: str = "127.0.0.1"
+    host: Annotated[str, Setting(_M + "HOST", flag="--host")] = "127.0.0.1"
     """Interface the HTTP transport listens on."""
-    port: int = Field(default=8080, ge=1, le=65535)
+    port: Annotated[int, Setting(_M + "PORT", flag="--port")] = Field(default=8080, ge=1, le=65535)
     """Port the HTTP transport listens on."""
-    mcp_path: str = "/mcp"
+    mcp_path: Annotated[str, Setting(_M + "PATH", flag="--path")] = "/mcp"
     """URL path of the MCP endpoint on the HTTP transport."""
-    stateless_http: Flag = False
+    stateless_http: Annotated[Flag, Setting(_M + "STATELESS", flag="--stateless")] = False
     """HTTP without sessions, for load-balanced deployments (no subscriptions)."""
-    http_auth: Annotated[Literal["auto", "on", "off"], Lowered] = "auto"
+    http_auth: Annotated[
+        Literal["auto", "on", "off"], Lowered, Setting(_M + "HTTP_AUTH", flag="--http-auth")
+    ] = "auto"
     """HTTP callers authenticate with `Authorization: Bearer <their Odoo API key>` (or
     `login:apikey`) and act as that Odoo user: auto (on unless the host is loopback), on or
     off (loopback only)."""
-    public_url: str | None = None
+    public_url: Annotated[str | None, Setting(_M + "PUBLIC_URL", flag="--public-url")] = None
     """The MCP endpoint's URL as clients reach it (behind a proxy or in a container, e.g.
     https://mcp.example.com/mcp): its host is accepted by DNS-rebinding protection and it is
     what the server advertises."""
-    allowed_hosts: Names = ()
+    allowed_hosts: Annotated[Names, Setting(_M + "ALLOWED_HOSTS")] = ()
     """More Host header values the HTTP transport accepts (host or host:port,
     comma-separated); loopback names and the public_url host are always accepted."""
     # Safety
-    mode: Annotated[Mode, Lowered] = Mode.READONLY
+    mode: Annotated[Mode, Lowered, Setting(_M + "MODE", flag="--mode")] = Mode.READONLY
     """Operation mode: readonly (default), restricted (writes only to the write_allowlist
     models) or full."""
-    model_allowlist: Names = ()
+    model_allowlist: Annotated[
+        Names, Setting(_M + "MODEL_ALLOWLIST", flag="--model-allowlist")
+    ] = ()
     """If set, the only models the server touches (comma-separated)."""
-    model_blocklist: Names = ()
+    model_blocklist: Annotated[
+        Names, Setting(_M + "MODEL_BLOCKLIST", flag="--model-blocklist")
+    ] = ()
     """Models the server refuses, added to the built-in blocklist (comma-separated)."""
-    write_allowlist: Names = ()
+    write_allowlist: Annotated[
+        Names, Setting(_M + "WRITE_ALLOWLIST", flag="--write-allowlist")
+    ] = ()
     """Models writable in restricted mode; empty means no writes (comma-separated)."""
-    field_blocklist: Names = ()
+    field_blocklist: Annotated[Names, Setting(_M + "FIELD_BLOCKLIST")] = ()
     """Field names never read, written, filtered or sorted on, on every model
     (comma-separated); added to the built-in list."""
-    method_blocklist: Names = ()
+    method_blocklist: Annotated[Names, Setting(_M + "METHOD_BLOCKLIST")] = ()
     """Methods odoo_core_execute refuses, added to the built-in list (comma-separated)."""
     # Toolsets
-    enabled_toolsets: Names = ()
+    enabled_toolsets: Annotated[
+        Names, Setting(_M + "ENABLED_TOOLSETS", flag="--enabled-toolsets")
+    ] = ()
     """Toolsets to enable (comma-separated); empty means the default set."""
-    disabled_toolsets: Names = ()
+    disabled_toolsets: Annotated[
+        Names, Setting(_M + "DISABLED_TOOLSETS", flag="--disabled-toolsets")
+    ] = ()
     """Toolsets to disable (comma-separated)."""
     # Registry
-    static_registry_path: str | None = None
+    static_registry_path: Annotated[str | None, Setting(_M + "STATIC_REGISTRY")] = None
     """Path of a static registry JSON file (SPEC-07, REQ-07-08), loaded at start-up (a bad
     file stops the start) and merged with live metadata: Odoo wins on fields and states, the
     file on method descriptions."""
-    introspect_on_startup: Flag = True
+    introspect_on_startup: Annotated[Flag, Setting(_M + "INTROSPECT")] = True
     """After connecting, read the installed modules and the fields of introspect_models in
     the background (at most 5 calls at a time, 60 s in all); off: fields are read on first use."""
-    introspect_models: Names = ()
+    introspect_models: Annotated[Names, Setting(_M + "INTROSPECT_MODELS")] = ()
     """Models to introspect at start-up (comma-separated); empty: SPEC-07's 33 well-known
     models, those Odoo has and the user may read."""
     # Rate limit (REQ-11-21's read/write limits have no env variable in the spec)
-    rate_limit_enabled: Flag = False
+    rate_limit_enabled: Annotated[
+        Flag, Setting(_M + "RATE_LIMIT", aliases=["rate_limit.enabled"])
+    ] = False
     """Limit tool calls per MCP session."""
-    rate_limit_rpm: int = 60
+    rate_limit_rpm: Annotated[
+        int, Setting(_M + "RATE_LIMIT_RPM", aliases=["rate_limit.calls_per_minute"])
+    ] = 60
     """Calls allowed per minute and session."""
-    rate_limit_rph: int = 1000
+    rate_limit_rph: Annotated[
+        int, Setting(_M + "RATE_LIMIT_RPH", aliases=["rate_limit.calls_per_hour"])
+    ] = 1000
     """Calls allowed per hour and session."""
-    rate_limit_burst: int = 10
+    rate_limit_burst: Annotated[
+        int, Setting(_M + "RATE_LIMIT_BURST", aliases=["rate_limit.burst"])
+    ] = 10
     """Calls allowed in a burst above the per-minute rate."""
-    rate_limit_read_rpm: int | None = Field(default=None, gt=0)
+    rate_limit_read_rpm: Annotated[
+        int | None, Setting(aliases=["rate_limit.read_calls_per_minute"])
+    ] = Field(default=None, gt=0)
     """Per-minute limit for read tools (configuration file only)."""
-    rate_limit_write_rpm: int | None = Field(default=None, gt=0)
+    rate_limit_write_rpm: Annotated[
+        int | None, Setting(aliases=["rate_limit.write_calls_per_minute"])
+    ] = Field(default=None, gt=0)
     """Per-minute limit for write tools (configuration file only)."""
     # Audit
-    audit_enabled: Flag = False
+    audit_enabled: Annotated[Flag, Setting(_M + "AUDIT", aliases=["audit.enabled"])] = False
     """Write an audit record (JSON Lines) for tool calls."""
-    audit_log_file: str | None = None
+    audit_log_file: Annotated[
+        str | None, Setting(_M + "AUDIT_FILE", aliases=["audit.log_file"])
+    ] = None
     """Path of the audit log; standard error when unset."""
-    audit_log_reads: Flag = False
+    audit_log_reads: Annotated[Flag, Setting(_M + "AUDIT_READS", aliases=["audit.log_reads"])] = (
+        False
+    )
     """Audit read tools too."""
-    audit_log_writes: Flag = True
+    audit_log_writes: Annotated[
+        Flag, Setting(_M + "AUDIT_WRITES", aliases=["audit.log_writes"])
+    ] = True
     """Audit create and write calls."""
-    audit_log_deletes: Flag = True
+    audit_log_deletes: Annotated[
+        Flag, Setting(_M + "AUDIT_DELETES", aliases=["audit.log_deletes"])
+    ] = True
     """Audit unlink calls."""
     # Context
-    odoo_lang: str = "en_US"
+    odoo_lang: Annotated[str, Setting("ODOO_LANG")] = "en_US"
     """Language sent in the Odoo context (lang)."""
-    odoo_tz: str = "UTC"
+    odoo_tz: Annotated[str, Setting("ODOO_TZ")] = "UTC"
     """Time zone sent in the Odoo context (tz)."""
-    odoo_company_id: int | None = None
+    odoo_company_id: Annotated[int | None, Setting("ODOO_COMPANY_ID")] = None
     """Current company id sent in the Odoo context."""
-    odoo_company_ids: Ids = ()
+    # the spec writes ODOO_MCP_COMPANY_IDS once too (decision 4): both are read
+    odoo_company_ids: Annotated[Ids, Setting("ODOO_COMPANY_IDS", _M + "COMPANY_IDS")] = ()
     """Allowed company ids sent in the Odoo context (comma-separated)."""
     # Search
-    search_default_limit: int = Field(default=80, ge=1)
+    search_default_limit: Annotated[int, Setting(_M + "SEARCH_LIMIT")] = Field(default=80, ge=1)
     """Records returned by search tools when no limit is given."""
-    search_max_limit: int = Field(default=500, ge=1)
+    search_max_limit: Annotated[int, Setting(_M + "SEARCH_MAX_LIMIT")] = Field(default=500, ge=1)
     """Largest limit a search tool accepts."""
-    deep_search_max_depth: int = Field(default=3, ge=1)
-    """Deepest relation path of the deep_search tool (SPEC-03), which is not built yet:
-    accepted, not used."""
     # Display
-    strip_html: Flag = True
+    strip_html: Annotated[Flag, Setting(_M + "STRIP_HTML")] = True
     """Turn HTML field values into plain text."""
-    normalize_many2one: Flag = True
+    normalize_many2one: Annotated[Flag, Setting(_M + "NORMALIZE_M2O")] = True
     """Return many2one values as {id, name} objects."""
     # Logging
-    log_level: Annotated[Literal["debug", "info", "warning", "error", "critical"], Lowered] = "info"
+    log_level: Annotated[
+        Literal["debug", "info", "warning", "error", "critical"],
+        Lowered,
+        Setting(_M + "LOG_LEVEL", flag="--log-level"),
+    ] = "info"
     """Server log level (logs go to standard error)."""
     # Health
-    subscription_poll_interval: float = Field(default=60.0, gt=0)
+    subscription_poll_interval: Annotated[float, Setting(_M + "POLL_INTERVAL")] = Field(
+        default=60.0, gt=0
+    )
     """Seconds between two polls of write_date for resource subscriptions (REQ-06-14)."""
-    health_check_interval: int = Field(default=300, ge=0)
+    health_check_interval: Annotated[int, Setting(_M + "HEALTH_INTERVAL")] = Field(
+        default=300, ge=0
+    )
     """Idle seconds after which the next call first checks the Odoo session (REQ-02-20); 0
     turns the check off."""
-    reconnect_max_attempts: int = Field(default=3, ge=0)
+    reconnect_max_attempts: Annotated[int, Setting(_M + "RECONNECT_ATTEMPTS")] = Field(
+        default=3, ge=0
+    )
     """Reconnection attempts after a connection failure."""
-    reconnect_backoff_base: float = Field(default=1.0, ge=0)
+    reconnect_backoff_base: Annotated[float, Setting(_M + "RECONNECT_BACKOFF")] = Field(
+        default=1.0, ge=0
+    )
     """Base delay in seconds of the exponential reconnection backoff."""
 
     @classmethod
@@ -239,9 +303,9 @@ class OdooMcpConfig(BaseSettings):
         return init_settings, _SpecEnvSource(settings_cls)
 
     @model_validator(mode="after")
-    def _cross_checks(self) -> OdooMcpConfig:
+    def _cross_checks(self) -> "OdooMcpConfig":
         """REQ-11-28: the checks that involve several fields."""
-        problems = cross_field_problems(dict(self))
+        problems = cross_field_problems(INDEX, dict(self))
         if problems:
             raise ValueError("; ".join(problems))
         return self
@@ -315,6 +379,24 @@ class OdooMcpConfig(BaseSettings):
         return data
 
 
+def _declarations(fields: Mapping[str, FieldInfo]) -> dict[str, Setting]:
+    """REQ-11-25: each field's ``Setting``, read from its ``Annotated`` metadata."""
+    found: dict[str, Setting] = {}
+    for name, info in fields.items():
+        marks = [item for item in info.metadata if isinstance(item, Setting)]
+        if len(marks) != 1:
+            raise TypeError(f"OdooMcpConfig.{name} needs exactly one Setting(...) annotation")
+        found[name] = marks[0]
+    return found
+
+
+#: REQ-11-25: every setting's declaration, in field order.
+SETTINGS: Final[Mapping[str, Setting]] = _declarations(OdooMcpConfig.model_fields)
+INDEX: Final = SettingsIndex(SETTINGS)
+#: REQ-11-25: field -> its environment variables, canonical name first (decision 4).
+ENV_VARS: Final[Mapping[str, tuple[str, ...]]] = {name: s.env for name, s in SETTINGS.items()}
+
+
 def _without_userinfo(url: str) -> str:
     try:
         parts = urlsplit(url)
@@ -340,9 +422,9 @@ def load_config(
     ``--config`` (``ODOO_MCP_CONFIG`` in ``environ`` otherwise). Raises ``ConfigError``.
     """
     env = os.environ if environ is None else environ
-    raw, origins, problems = gather(cli, env, config_path)
-    values, field_problems = validate_fields(OdooMcpConfig.model_fields, raw, origins)
-    problems = [*problems, *field_problems, *cross_field_problems(values)]
+    raw, origins, problems = gather(INDEX, cli, env, config_path)
+    values, field_problems = validate_fields(INDEX, OdooMcpConfig.model_fields, raw, origins)
+    problems = [*problems, *field_problems, *cross_field_problems(INDEX, values)]
     if problems:
         raise ConfigError(problems)
     # Every field is given, so the environment source cannot override anything here.
