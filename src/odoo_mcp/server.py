@@ -61,7 +61,9 @@ INSTRUCTIONS: Final = (
 def toolset_registry(
     config: OdooMcpConfig, toolsets: Sequence[BaseToolset] | None = None
 ) -> ToolsetRegistry:
-    """REQ-03-04/06/12, REQ-11-04/05: the toolsets of this configuration, in dependency order
+    """REQ-03-05: the server registers from the explicit ``ALL_TOOLSETS`` list.
+
+    REQ-03-04/06/12, REQ-11-04/05: the toolsets of this configuration, in dependency order
     (a cycle or two tools of one name stop the start), registering only the tools the mode
     lets through; ``enabled_toolsets`` / ``disabled_toolsets`` filter toolsets."""
     policy = config.safety_policy()

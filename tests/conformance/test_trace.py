@@ -19,9 +19,9 @@ from odoo_mcp_conformance.trace.scan import scan_code, scan_features
 from odoo_mcp_conformance.trace.unit import UnitResult, UnitResults
 
 
-def test_code_scan_reads_docstrings_only(tmp_path: Path) -> None:
+def test_code_scan_reads_function_and_class_docstrings_only(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(
-        '"""REQ-04-01: module."""\n'
+        '"""REQ-04-01 in the module docstring does not count: it summarises."""\n'
         "# REQ-04-02 in a comment does not count\n"
         'X = "REQ-04-03 in a string does not count"\n'
         "class C:\n"
@@ -31,7 +31,6 @@ def test_code_scan_reads_docstrings_only(tmp_path: Path) -> None:
     )
     tags = {(t.req_id, t.name) for t in scan_code([tmp_path], tmp_path)}
     assert tags == {
-        ("REQ-04-01", "<module>"),
         ("REQ-04a-13", "C"),
         ("REQ-HTTP-03", "C"),
         ("REQ-10-02", "C.f"),

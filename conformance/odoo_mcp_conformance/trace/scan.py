@@ -55,7 +55,11 @@ def expand_tags(text: str) -> list[str]:
 
 
 def _docstrings(tree: ast.Module) -> Iterable[tuple[str, int, str]]:
-    """(qualified name, line, docstring) of the module, classes and functions."""
+    """(qualified name, line, docstring) of the classes and functions.
+
+    A module's docstring summarises what the module is about; the code that implements a
+    requirement is the function or class whose docstring names it, so only those count.
+    """
 
     def visit(node: ast.AST, prefix: str) -> Iterable[tuple[str, int, str]]:
         for child in ast.iter_child_nodes(node):
@@ -66,9 +70,6 @@ def _docstrings(tree: ast.Module) -> Iterable[tuple[str, int, str]]:
                     yield name, child.lineno, doc
                 yield from visit(child, name + ".")
 
-    doc = ast.get_docstring(tree, clean=False)
-    if doc:
-        yield "<module>", 1, doc
     yield from visit(tree, "")
 
 

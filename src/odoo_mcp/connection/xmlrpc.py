@@ -45,7 +45,8 @@ class XmlRpcProtocol(OdooProtocol):
         method: str,
         params: Sequence[OdooValue],
     ) -> OdooValue:
-        """REQ-02b-05: one XML-RPC round trip; a fault becomes OdooRpcError (raw kept)."""
+        """REQ-02b-05: one XML-RPC round trip; REQ-02b-04: a fault becomes OdooRpcError (raw
+        kept), a transport failure a connection error."""
         try:
             body = xmlrpc.client.dumps(tuple(params), method, allow_none=True)
         except OverflowError:

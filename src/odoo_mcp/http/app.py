@@ -67,7 +67,8 @@ def build_http_app(
     *,
     callers: CallerConnections | None = None,
 ) -> Starlette:
-    """REQ-HTTP-01, REQ-01-10, REQ-HTTP-11, REQ-HTTP-19: the MCP endpoint and the health check,
+    """REQ-HTTP-01, REQ-01-10, REQ-HTTP-11, REQ-HTTP-19, REQ-HTTP-21 (stateful unless
+    ``stateless_http``): the MCP endpoint and the health check,
     in one ASGI app.
 
     The SDK's streamable HTTP transport gives, and the kit checks: sessions created by

@@ -43,6 +43,7 @@ __all__ = [
     "existing_ids",
     "is_missing_error",
     "stored_readable_fields",
+    "with_domain_help",
 ]
 
 #: REQ-04-38: the inline domain reference, verbatim, in search_read and count descriptions.
@@ -58,6 +59,12 @@ Examples:
   ['|', ['state', '=', 'draft'], ['state', '=', 'sent']] → OR (either condition)
   [['partner_id.country_id.code', '=', 'PT']] → related field traversal
 See L2/04a for complete domain reference."""
+
+
+def with_domain_help(description: str) -> str:
+    """REQ-04-38: a search tool's description followed by the inline domain reference."""
+    return f"{description}\n\n{DOMAIN_HELP}"
+
 
 #: REQ-04-36: the warning about binary fields that read tool descriptions carry.
 BINARY_HINT: Final = (

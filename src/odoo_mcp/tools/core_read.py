@@ -24,7 +24,6 @@ from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import (
     BINARY_HINT,
-    DOMAIN_HELP,
     Domain,
     DomainItem,
     InputModel,
@@ -36,6 +35,7 @@ from odoo_mcp.tools.core_common import (
     existing_ids,
     is_missing_error,
     stored_readable_fields,
+    with_domain_help,
 )
 
 __all__ = [
@@ -275,7 +275,8 @@ TOOLS: list[ToolSpec[Any, Any]] = [
         title="Search and read records",
         description="Search records of any Odoo model and return field values. "
         "Paginate with limit/offset while has_more is true. "
-        f"{BINARY_HINT}\n\n{DOMAIN_HELP}\n{render_patterns()}",
+        + with_domain_help(BINARY_HINT)
+        + f"\n{render_patterns()}",
         input_model=SearchReadInput,
         result_model=SearchReadResult,
         handler=search_read,
@@ -296,7 +297,7 @@ TOOLS: list[ToolSpec[Any, Any]] = [
     ToolSpec(
         name="odoo_core_count",
         title="Count records",
-        description=f"Count the records of a model matching a domain.\n\n{DOMAIN_HELP}",
+        description=with_domain_help("Count the records of a model matching a domain."),
         input_model=CountInput,
         result_model=CountResult,
         handler=count,

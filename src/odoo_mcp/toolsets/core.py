@@ -24,7 +24,8 @@ _METADATA = ToolsetMetadata(
 
 
 class CoreToolset(BaseToolset):
-    """REQ-03-15: core needs no module and depends on no other toolset."""
+    """REQ-03-15: core needs no module and depends on no other toolset; REQ-03-11: its tools
+    are named ``odoo_core_<action>``."""
 
     def metadata(self) -> ToolsetMetadata:
         return _METADATA
