@@ -70,7 +70,7 @@ class SettingMapping(BaseModel):
         elif self.list == "json":
             text = json.dumps(list(value))
         else:
-            text = (" " if self.list == "space" else ",").join(value)
+            text = (" " if self.list == "space" else ",").join(str(item) for item in value)
         if self.values:
             if text not in self.values:
                 raise NotApplicable(f"the target has no value for {name}={text!r}")

@@ -119,13 +119,12 @@ class World:
             raise AssertionError(f"warming {self.warm_models} failed twice")
         return driver
 
-    def _settle(self, quiet: float = 0.15, limit: float = 15.0) -> None:
+    def _settle(self, quiet: float = 0.1, limit: float = 15.0) -> None:
         """A server may read Odoo in the background once started (SPEC-07's start-up
-        introspection): the scenario begins when the fake's call log has stopped growing,
-        so that the kit's per-call counts see only the scenario's own calls. A server that
-        made no call on a model yet is not waited for."""
-        if not self.control.data_calls():
-            return
+        introspection): the scenario begins when the fake's call log has not grown for
+        ``quiet`` seconds, so that the kit's per-call counts and its faults meet only the
+        scenario's own calls. The wait is not skipped when nothing was logged yet: background
+        work may not have reached Odoo by the time ``initialize`` is answered."""
         deadline = time.monotonic() + limit
         seen = len(self.control.calls())
         while time.monotonic() < deadline:

@@ -61,6 +61,7 @@ class ConnectionManager(OdooCalls):
         backoff: Sequence[float] = BACKOFF,
     ) -> None:
         self.settings = settings
+        self._transport = transport
         self._client = build_http_client(settings, transport)
         self._sleep = sleep
         self._clock = clock
@@ -173,8 +174,15 @@ class ConnectionManager(OdooCalls):
         await self.close()
 
     async def _reconnect(self, cause: OdooConnectionError) -> None:
-        """REQ-02-21: up to 3 attempts with backoff 1 s, 2 s, 4 s; re-detects the version."""
+        """REQ-02-21: up to 3 attempts with backoff 1 s, 2 s, 4 s; re-detects the version.
+
+        The attempts use new sockets: the keep-alive connections of the HTTP pool were made
+        to the Odoo that was lost and may be reset ones, which would report "dropped" where
+        the new attempt is refused (REQ-10-08: the last attempt's error is the one reported).
+        """
         last = cause
+        old, self._client = self._client, build_http_client(self.settings, self._transport)
+        await old.aclose()
         for delay in self._backoff:
             await self._sleep(delay)
             try:
