@@ -24,6 +24,7 @@ from mcp.types import (
     PaginatedRequestParams,
     TextContent,
     Tool,
+    ToolListChangedNotification,
 )
 from pydantic import BaseModel, ValidationError
 
@@ -118,7 +119,8 @@ class ToolDispatcher:
         self.specs: dict[str, AnySpec] = {}
         self.definitions: list[Tool] = []
         self.use_registered_tools()
-        self._connections_seen = connection.own.connections
+        #: REQ-03-17: per Odoo connection (ours, and each HTTP caller's), the connections made
+        self._connections_seen: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
         self._sessions: weakref.WeakSet[Any] = weakref.WeakSet()
         self.context = context
         self.limiter = limiter
@@ -134,7 +136,7 @@ class ToolDispatcher:
     async def register(self) -> None:
         """REQ-03-04: run the toolset registration against the connected Odoo and serve it."""
         await self.toolsets.discover_and_register(self.connection)
-        self._connections_seen = self.connection.own.connections
+        self._connections_seen[self.connection.own] = self.connection.own.connections
         self.use_registered_tools()
 
     async def _follow_reconnections(self, ctx: ServerRequestContext[Any, Any]) -> None:
@@ -142,15 +144,22 @@ class ToolDispatcher:
         the toolsets are checked again; if the tools change, every client seen is sent
         ``notifications/tools/list_changed`` before the new set is served."""
         self._sessions.add(ctx.session)
-        if self.connection.own.connections == self._connections_seen:
+        current = self.connection.current  # over HTTP with auth, the caller's own connection
+        seen = self._connections_seen.setdefault(current, current.connections)
+        if current.connections == seen:
             return
-        self._connections_seen = self.connection.own.connections
+        self._connections_seen[current] = current.connections
         before = set(self.specs)
         await self.toolsets.discover_and_register(self.connection)
         if set(self.toolsets.tool_names()) == before:
             return
         logger.info("the registered tools changed after a reconnection; notifying clients")
-        for session in list(self._sessions):
+        # the asking client hears it on its own request's stream (over HTTP the session
+        # stream may not be open); others seen still in memory on their session stream
+        await ctx.session.send_notification(
+            ToolListChangedNotification(), related_request_id=ctx.request_id
+        )
+        for session in [s for s in self._sessions if s is not ctx.session]:
             try:
                 await session.send_tool_list_changed()
             except Exception:  # a client gone away: nothing to tell it

@@ -160,7 +160,9 @@ def build_server(
         log_level=config.log_level.upper(),  # type: ignore[arg-type]
     )
     low = server._lowlevel_server
-    low.add_request_handler("tools/list", PaginatedRequestParams, dispatcher.list_tools)
+    low.add_request_handler(
+        "tools/list", PaginatedRequestParams, as_request_caller(dispatcher.list_tools)
+    )
     low.add_request_handler(
         "tools/call", CallToolRequestParams, as_request_caller(dispatcher.call_tool)
     )
