@@ -5,7 +5,7 @@ Feature: Tool annotations
   Background:
     Given the server runs in "full" mode
 
-  @REQ-11-17 @REQ-11-18
+  @REQ-11-17 @REQ-11-18 @REQ-03-13 @REQ-03-14
   Scenario Outline: read and listing tools are read-only, safe and idempotent
     When the client lists the tools
     Then the tool "<tool>" has the annotations:
@@ -24,7 +24,7 @@ Feature: Tool annotations
       | odoo_core_list_models   |
       | odoo_core_list_toolsets |
 
-  @REQ-11-17 @REQ-11-18 @REQ-04-18
+  @REQ-11-17 @REQ-11-18 @REQ-04-18 @REQ-03-13 @REQ-03-14
   Scenario Outline: write tools carry their own hints
     When the client lists the tools
     Then the tool "<tool>" has the annotations:

@@ -296,7 +296,7 @@ Feature: odoo_core_execute
 
   # -- NO_KWARGS_METHODS -----------------------------------------------------------------------
 
-  @REQ-04-26
+  @REQ-04-26 @REQ-07-17 @REQ-07-18
   Scenario: keyword arguments of a NO_KWARGS_METHODS read are stripped with a warning
     When the client calls "odoo_core_execute" with:
       """
@@ -306,7 +306,7 @@ Feature: odoo_core_execute
     And the result "result" is 12
     And [reference] the result "warnings[0]" matches the pattern "(?s).*limit.*"
 
-  @REQ-04-26
+  @REQ-04-26 @REQ-07-17 @REQ-07-18
   Scenario: keyword arguments of a NO_KWARGS_METHODS button are stripped and the button runs
     Given the server runs in "full" mode
     When the client calls "odoo_core_execute" with:

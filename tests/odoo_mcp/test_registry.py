@@ -68,6 +68,7 @@ def test_selection_and_relation_survive() -> None:
 # -- one fields_get per model (REQ-07-12) -------------------------------------------------------
 
 
+@pytest.mark.req("REQ-07-12")
 async def test_fields_get_runs_once_per_model(
     manager: ConnectionManager, fake_odoo: FakeOdoo
 ) -> None:
@@ -90,6 +91,7 @@ async def test_concurrent_first_uses_share_one_call(
     assert fake_odoo.call_counts(method="fields_get") == 1
 
 
+@pytest.mark.req("REQ-07-12")
 async def test_invalidate_refetches(manager: ConnectionManager, fake_odoo: FakeOdoo) -> None:
     registry = ModelRegistry(manager)
     await registry.get_fields("res.partner")
@@ -101,6 +103,7 @@ async def test_invalidate_refetches(manager: ConnectionManager, fake_odoo: FakeO
     assert registry.cached("res.partner") is None
 
 
+@pytest.mark.req("REQ-07-12")
 async def test_unknown_field_is_asked_again_once(
     manager: ConnectionManager, fake_odoo: FakeOdoo
 ) -> None:

@@ -218,6 +218,7 @@ async def unlink(ctx: ToolContext, params: UnlinkInput) -> UnlinkResult:
     """REQ-04-16: delete records.
 
     REQ-04-17: full mode only, blocked models refused; the dispatcher writes the audit line.
+    REQ-04-18: the tool is declared destructive (its spec's ``DELETES`` hints).
     """
     model = params.model
     ctx.policy.check_operation(Operation.UNLINK, model)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -195,9 +196,14 @@ async def test_the_mode_filter_decides_which_tools_register() -> None:
     assert _by_name(registry)["core"].tools_registered == ["odoo_core_a"]
 
 
-@pytest.mark.req("REQ-03-05", "REQ-03-15")
+@pytest.mark.req("REQ-03-02", "REQ-03-05", "REQ-03-15")
 def test_the_servers_toolsets_are_an_explicit_list_with_the_catalogue_metadata() -> None:
     metadata = {t.metadata().name: t.metadata() for t in ALL_TOOLSETS}
+    declared = {"name", "description", "version", "required_modules", "min_odoo_version",
+                "max_odoo_version", "depends_on", "tags"}  # fmt: skip
+    assert declared <= set(ToolsetMetadata.model_fields)
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", m.version) for m in metadata.values())
+    assert all(m.description and m.tags for m in metadata.values())
     assert metadata["core"].required_modules == () and metadata["core"].depends_on == ()
     assert metadata["contracts"].required_modules == ("sale", "stock")
     assert metadata["contracts"].depends_on == ("core",)
