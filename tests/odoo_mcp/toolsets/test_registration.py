@@ -196,7 +196,7 @@ async def test_the_mode_filter_decides_which_tools_register() -> None:
     assert _by_name(registry)["core"].tools_registered == ["odoo_core_a"]
 
 
-@pytest.mark.req("REQ-03-02", "REQ-03-05", "REQ-03-15")
+@pytest.mark.req("REQ-03-02", "REQ-03-05")
 def test_the_servers_toolsets_are_an_explicit_list_with_the_catalogue_metadata() -> None:
     metadata = {t.metadata().name: t.metadata() for t in ALL_TOOLSETS}
     declared = {"name", "description", "version", "required_modules", "min_odoo_version",
