@@ -46,7 +46,7 @@ from odoo_mcp.errors import (
 from odoo_mcp.errors.suggestions import FieldHint
 from odoo_mcp.safety import AuditLogger, RateLimiter
 from odoo_mcp.tools.context import ToolContext, ToolSpec
-from odoo_mcp.toolsets import ToolsetRegistry
+from odoo_mcp.toolsets.registration import ToolsetCheckFailed, ToolsetRegistry
 
 __all__ = ["AnySpec", "ToolDispatcher", "session_key", "tool_definition"]
 
@@ -149,9 +149,13 @@ class ToolDispatcher:
         if current.connections == seen:
             return
         self._connections_seen[current] = current.connections
-        before = set(self.specs)
-        await self.toolsets.discover_and_register(self.connection)
-        if set(self.toolsets.tool_names()) == before:
+        try:
+            changed = await self.toolsets.recheck(self.connection)
+        except ToolsetCheckFailed as exc:  # try again at the next request
+            logger.warning("%s after a reconnection; the tools stay as they were", exc)
+            self._connections_seen[current] = seen
+            return
+        if not changed:
             return
         logger.info("the registered tools changed after a reconnection; notifying clients")
         # the asking client hears it on its own request's stream (over HTTP the session

@@ -23,6 +23,7 @@ from odoo_mcp.toolsets.report import RegistrationReport, ToolsetRegistrationResu
 __all__ = [
     "DuplicateToolError",
     "RegistrationReport",
+    "ToolsetCheckFailed",
     "ToolsetCycleError",
     "ToolsetRegistrationResult",
     "ToolsetRegistry",
@@ -41,6 +42,15 @@ class ToolsetCycleError(ValueError):
     def __init__(self, cycle: Sequence[str]) -> None:
         self.cycle = tuple(cycle)
         super().__init__(f"toolset dependency cycle: {' -> '.join(cycle)}")
+
+
+class ToolsetCheckFailed(RuntimeError):
+    """REQ-03-09: a prerequisite check Odoo could not answer (the report says which)."""
+
+    def __init__(self, report: RegistrationReport) -> None:
+        self.report = report
+        failed = [r.name for r in report.results if r.status == "failed"]
+        super().__init__(f"toolset check failed for {', '.join(failed)}")
 
 
 class DuplicateToolError(ValueError):
@@ -155,6 +165,17 @@ class ToolsetRegistry:
         return None
 
     # -- registration -----------------------------------------------------------------------
+
+    async def recheck(self, odoo: OdooCalls) -> bool:
+        """REQ-03-17: check again after a reconnection; True when the registered tools
+        changed. A check Odoo could not answer (a ``failed`` toolset) changes nothing: the
+        tools served so far stay until a check succeeds, instead of vanishing on a hiccup."""
+        before = (self._tools, self._owners, self.report)
+        report = await self.discover_and_register(odoo)
+        if any(result.status == "failed" for result in report.results):
+            self._tools, self._owners, self.report = before
+            raise ToolsetCheckFailed(report)
+        return set(self._tools) != set(before[0])
 
     async def discover_and_register(self, odoo: OdooCalls) -> RegistrationReport:
         """REQ-03-04/07/08: check every toolset in dependency order; register what can run.

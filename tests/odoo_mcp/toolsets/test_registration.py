@@ -22,7 +22,7 @@ from odoo_mcp.toolsets import (
     ToolsetRegistry,
     all_tools,
 )
-from odoo_mcp.toolsets.registration import dependency_order
+from odoo_mcp.toolsets.registration import ToolsetCheckFailed, dependency_order
 
 pytestmark = pytest.mark.anyio
 
@@ -215,3 +215,18 @@ def test_core_tools_are_named_by_their_toolset() -> None:
     core = next(t for t in ALL_TOOLSETS if t.metadata().name == "core")
     assert all(spec.name.startswith("odoo_core_") for spec in core.tools())
     assert len({spec.name for spec in all_tools()}) == len(all_tools())
+
+
+@pytest.mark.req("REQ-03-17")
+async def test_a_recheck_odoo_cannot_answer_keeps_the_tools_served() -> None:
+    sales = _Toolset(_tool("odoo_sales_x"), name="sales", required_modules=("sale",))
+    registry = ToolsetRegistry([CORE, sales])
+    await registry.discover_and_register(_Odoo(modules=["sale"]))  # type: ignore[arg-type]
+    with pytest.raises(ToolsetCheckFailed, match="sales"):
+        await registry.recheck(_Odoo(fail=True))  # type: ignore[arg-type]
+    assert registry.tool_names() == ("odoo_core_a", "odoo_sales_x")
+    assert _by_name(registry)["sales"].status == "registered"
+    # a check that succeeds and finds the module gone changes the tools
+    assert await registry.recheck(_Odoo(modules=[]))  # type: ignore[arg-type]
+    assert registry.tool_names() == ("odoo_core_a",)
+    assert not await registry.recheck(_Odoo(modules=[]))  # type: ignore[arg-type]
