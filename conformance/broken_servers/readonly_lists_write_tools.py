@@ -4,5 +4,5 @@ from _sabotage import serve
 
 from odoo_mcp.safety.policy import SafetyPolicy
 
-SafetyPolicy.is_tool_visible = lambda self, tool: True  # type: ignore[method-assign]
+SafetyPolicy.is_tool_visible = lambda self, tool, hints: True  # type: ignore[method-assign]
 serve()
