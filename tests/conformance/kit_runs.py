@@ -51,7 +51,7 @@ def run_kit(target: Path, report_dir: Path, *extra: str) -> KitRun:
     return KitRun(completed.returncode, completed.stdout + completed.stderr, report_dir)
 
 
-def _feature_subset(directory: Path, names: Sequence[str]) -> Path:
+def feature_subset(directory: Path, names: Sequence[str]) -> Path:
     """A features directory holding only ``names`` (copied from the project's)."""
     directory.mkdir(parents=True, exist_ok=True)
     for name in names:
@@ -74,7 +74,7 @@ def variant_jobs(
     jobs: dict[str, Job] = {}
     for name, spec in variants.items():
         base = tmp_path_factory.mktemp(f"{directory.name}-{name}")
-        features = _feature_subset(base / "features", spec["features"])
+        features = feature_subset(base / "features", spec["features"])
         jobs[name] = (
             directory / f"{name}.toml",
             base / "report",

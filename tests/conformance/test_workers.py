@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kit_runs import ROOT, _feature_subset, run_kits
+from kit_runs import ROOT, feature_subset, run_kits
 
 REFERENCE = ROOT / "conformance" / "targets" / "reference.toml"
 #: several server configurations (modes, lists, fresh servers) in a few dozen scenarios
-FEATURES = ("safety_modes.feature", "safety_limits_audit.feature", "tools_meta.feature")
+FEATURES = ("safety_modes.feature", "tools_meta.feature")
 
 
 def _outcomes(report: dict[str, object]) -> dict[str, str]:
@@ -18,7 +18,7 @@ def _outcomes(report: dict[str, object]) -> dict[str, str]:
 
 
 def test_two_workers_give_the_verdicts_of_one(tmp_path: Path) -> None:
-    features = _feature_subset(tmp_path / "features", FEATURES)
+    features = feature_subset(tmp_path / "features", FEATURES)
     runs = run_kits(
         {
             name: (REFERENCE, tmp_path / name, ("--features", str(features), "--workers", count))
