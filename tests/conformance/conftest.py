@@ -7,11 +7,11 @@ import pytest
 from kit_runs import ROOT, KitRun, feature_subset, run_kits
 
 TARGETS = ROOT / "conformance" / "targets"
-#: where the example target's other names and value forms matter: modes, lists, limits, the
-#: configuration, the read tools, and the contracts it does not claim (not applicable)
+#: where the example target's other names and value forms matter: its mode values, its JSON
+#: lists, its limit settings, and the contracts it does not claim (not applicable)
 EXAMPLE_FEATURES = (
     "safety_modes.feature", "safety_lists.feature", "safety_limits_audit.feature",
-    "configuration.feature", "tools_read.feature", "contracts.feature",
+    "contracts.feature",
 )  # fmt: skip
 
 

@@ -77,7 +77,7 @@ def test_kit_passes_every_choice_at_once_where_any_shows(
     noted = {v["id"] for v in report["requirements"] if v["notes"]}
     every = {req for spec in VARIANTS.values() for req in spec["notes_on"]}
     assert every <= noted, every - noted
-    assert report["scenario_counts"].get("passed", 0) > 300
+    assert report["scenario_counts"].get("passed", 0) > 150  # nine features
     # judged by our own profile the same run fails: the choices are really made
     ours = rejudge(RunReport.model_validate(report), "reference", load_catalogue(), Baseline())
     assert set(ours.unexpected_failures) >= {"REQ-11-14", "REQ-04-33", "REQ-06-04"}

@@ -4,6 +4,7 @@
 other mode values (conformance/examples/other_env_server.py, the reference underneath). It is
 judged in the spec profile, so every verdict must be the reference run's verdict on its seed
 checks alone, or "not applicable" (the contracts toolset it does not claim), never passed.
+It runs the features where its other names and value forms matter (``EXAMPLE_FEATURES``).
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ def test_example_target_gets_the_reference_verdicts_or_not_applicable(
     differing = {
         req: (reference[req], status)
         for req, status in statuses.items()
-        if status != reference[req] and status != "not_applicable"
+        if status not in (reference[req], "not_applicable", "untested")  # untested: not run
     }
     assert differing == {}, run.output[-2000:]
     counts = run.report["scenario_counts"]
     assert counts.get("not_applicable", 0) > 0  # the contracts toolset is not claimed
-    assert counts.get("passed", 0) > 50  # modes, lists and the tools are mapped
+    assert counts.get("passed", 0) > 30  # modes, lists and limits are mapped
     assert run.returncode == 0
