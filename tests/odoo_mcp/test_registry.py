@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 from odoo19_meta import KNOWN_MODELS, fields_of, raw_fields
 
 from fake_odoo.handle import FakeOdoo
-from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from odoo_mcp.connection import (
     CallOutcome,
     ConnectionManager,
-    ConnectionSettings,
     OdooCalls,
     OdooRpcError,
     OdooVersion,
@@ -24,22 +22,6 @@ from odoo_mcp.model_listing import list_readable_models
 from odoo_mcp.registry import FieldInfo, ModelRegistry, key_fields
 
 pytestmark = pytest.mark.anyio
-
-
-async def _no_sleep(delay: float) -> None:
-    """No backoff in these tests."""
-
-
-@pytest.fixture
-async def manager(fake_odoo: FakeOdoo) -> AsyncIterator[ConnectionManager]:
-    settings = ConnectionSettings.model_validate(
-        {"url": IN_PROCESS_URL, "database": "demo", "username": "admin", "password": "admin"}
-    )
-    async with ConnectionManager(
-        settings, transport=FakeOdooTransport(app=fake_odoo.app), sleep=_no_sleep
-    ) as connection:
-        fake_odoo.reset_calls()
-        yield connection
 
 
 # -- FieldInfo on real captures -----------------------------------------------------------------

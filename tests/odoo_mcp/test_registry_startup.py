@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,22 +39,6 @@ pytestmark = pytest.mark.anyio
 class Settings:
     introspect_on_startup: bool = True
     introspect_models: tuple[str, ...] = ()
-
-
-async def _no_sleep(delay: float) -> None:
-    """No backoff in these tests."""
-
-
-@pytest.fixture
-async def manager(fake_odoo: FakeOdoo) -> AsyncIterator[ConnectionManager]:
-    settings = ConnectionSettings.model_validate(
-        {"url": IN_PROCESS_URL, "database": "demo", "username": "admin", "password": "admin"}
-    )
-    async with ConnectionManager(
-        settings, transport=FakeOdooTransport(app=fake_odoo.app), sleep=_no_sleep
-    ) as connection:
-        fake_odoo.reset_calls()
-        yield connection
 
 
 # -- REQ-07-07/09/10 against the fake Odoo ------------------------------------------------------
@@ -301,9 +285,7 @@ async def test_a_model_refused_to_the_user_exists(fake_odoo: FakeOdoo) -> None:
     settings = ConnectionSettings.model_validate(
         {"url": IN_PROCESS_URL, "database": "demo", "username": "demo", "password": "demo"}
     )
-    async with ConnectionManager(
-        settings, transport=FakeOdooTransport(app=fake_odoo.app), sleep=_no_sleep
-    ) as demo:
+    async with ConnectionManager(settings, transport=FakeOdooTransport(app=fake_odoo.app)) as demo:
         registry = ModelRegistry(demo)
         assert await registry.model_exists("ir.config_parameter") is True
 

@@ -5,38 +5,20 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from mcp import Client
 
 from fake_odoo.handle import FakeOdoo
-from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from mcp_servers import fake_server
 from odoo_mcp.cli import EXIT_CONFIG, main
 from odoo_mcp.config import ConfigError
-from odoo_mcp.connection import ConnectionManager, ConnectionSettings
+from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.registry import FieldInfo, ModelRegistry, load_static_registry
 from odoo_mcp.registry.workflows import workflow_for
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "registry" / "static_registry.json"
-
-
-async def _no_sleep(delay: float) -> None:
-    """No backoff in these tests."""
-
-
-@pytest.fixture
-async def manager(fake_odoo: FakeOdoo) -> AsyncIterator[ConnectionManager]:
-    settings = ConnectionSettings.model_validate(
-        {"url": IN_PROCESS_URL, "database": "demo", "username": "admin", "password": "admin"}
-    )
-    async with ConnectionManager(
-        settings, transport=FakeOdooTransport(app=fake_odoo.app), sleep=_no_sleep
-    ) as connection:
-        fake_odoo.reset_calls()
-        yield connection
 
 
 # -- REQ-07-08: the file ------------------------------------------------------------------------

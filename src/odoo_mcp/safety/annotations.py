@@ -30,14 +30,15 @@ WorkflowKind = Literal["create", "confirm", "cancel"]
 
 @dataclass(frozen=True)
 class ToolHints:
-    """REQ-11-18: the three hints that differ between tools (openWorld is always true)."""
+    """REQ-11-18, REQ-03-14: the three hints that differ between tools (openWorld is always
+    true); each tool declares the ones that follow what it does."""
 
     read_only: bool
     destructive: bool
     idempotent: bool
 
     def annotations(self, title: str) -> ToolAnnotations:
-        """REQ-11-17: a title and the four booleans, every one set explicitly."""
+        """REQ-11-17, REQ-03-13: a title and the four booleans, every one set explicitly."""
         return ToolAnnotations(
             title=title,
             read_only_hint=self.read_only,

@@ -193,7 +193,8 @@ def _strip_blocked(ctx: ToolContext, model: str, value: Any) -> Any:
 def _call_arguments(
     params: ExecuteInput,
 ) -> tuple[dict[str, Any], dict[str, Any] | None, list[str]]:
-    """REQ-04-26: kwargs of NO_KWARGS_METHODS are stripped (an inline context is kept)."""
+    """REQ-04-26, REQ-07-17/18: kwargs of NO_KWARGS_METHODS are stripped (an inline context
+    is kept)."""
     kwargs = dict(params.kwargs)
     context = dict(params.context) if params.context is not None else None
     inline = kwargs.pop("context", None)

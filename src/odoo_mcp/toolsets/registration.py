@@ -32,7 +32,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: REQ-11-04/05: which tools the mode lets the server register (tool name, spec)
+#: REQ-11-04/05: whether the mode lets the server register a tool
 ToolFilter = Callable[[AnySpec], bool]
 
 
