@@ -117,3 +117,40 @@ async def test_the_memory_of_failing_addresses_is_bounded() -> None:
     failures.begin("10.9.9.9")
     failures.succeeded("10.9.9.9")  # an accepted token leaves nothing behind
     assert "10.9.9.9" not in failures._failures
+
+
+@pytest.mark.req("REQ-HTTP-13", "REQ-HTTP-15")
+@pytest.mark.parametrize(
+    ("version", "token"), [("19.0", DEMO_API_KEY), ("17.0", f"demo:{DEMO_API_KEY}")]
+)
+async def test_a_new_caller_costs_one_odoo_call_and_no_new_pool(version: str, token: str) -> None:
+    # the server negotiated once (version probe, login, edition); a caller only logs in
+    fake = FakeOdoo(version)
+    settings = fake_config().connection_settings()
+    server = ConnectionManager(settings, transport=FakeOdooTransport(app=fake.app))
+    await server.connect()
+    callers = CallerConnections(settings, endpoint=server.endpoint)
+    fake.reset_calls()
+    caller = await callers.resolve(token)
+    assert caller.uid == DEMO_UID
+    assert len(fake.calls) == 1, fake.calls
+    assert caller.connection.endpoint is server.endpoint  # the server's pool, not a new one
+    assert caller.connection.odoo_version == server.odoo_version
+    await caller.connection.call("res.partner", "search_count", [[]])
+    assert len(fake.calls) == 2  # the caller's own call, nothing more
+    await callers.close()
+    assert server.is_ready  # closing callers leaves the server's pool open
+    await server.call("res.partner", "search_count", [[]])
+    await server.close()
+
+
+async def test_a_caller_renewing_the_pool_leaves_the_others_working() -> None:
+    fake = FakeOdoo("19.0")
+    settings = fake_config().connection_settings()
+    server = ConnectionManager(settings, transport=FakeOdooTransport(app=fake.app))
+    await server.connect()
+    first = server.endpoint.client
+    renewed = await server.endpoint.renew(first)
+    assert renewed is not first and await server.endpoint.renew(first) is renewed  # once
+    await server.call("res.partner", "search_count", [[]])  # still on the retired client
+    await server.close()

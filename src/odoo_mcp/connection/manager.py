@@ -36,8 +36,9 @@ from odoo_mcp.connection.errors import (
     OdooSessionExpired,
     check_call_names,
 )
-from odoo_mcp.connection.negotiation import Login, negotiate
-from odoo_mcp.connection.settings import ConnectionSettings, build_http_client
+from odoo_mcp.connection.endpoint import OdooEndpoint
+from odoo_mcp.connection.negotiation import Login, choose_protocol, log_in, negotiate
+from odoo_mcp.connection.settings import ConnectionSettings
 from odoo_mcp.connection.shapes import BACKOFF, READ_METHODS, ConnectionInfo, ConnectionState
 from odoo_mcp.connection.version import OdooVersion, ProtocolName
 
@@ -49,20 +50,27 @@ Sleep = Callable[[float], Awaitable[None]]
 
 
 class ConnectionManager(OdooCalls):
-    """REQ-02-26: the single connection to one Odoo server, shared by every tool."""
+    """REQ-02-26: the single connection to one Odoo server, shared by every tool.
+
+    ``endpoint``: the Odoo this connection shares with others of the same server (an HTTP
+    caller's connection shares the server's): its pool, and its version once negotiated, so
+    connecting costs only the login. Without one the manager has its own and negotiates.
+    """
 
     def __init__(
         self,
         settings: ConnectionSettings,
         *,
+        endpoint: OdooEndpoint | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
         sleep: Sleep = anyio.sleep,
         clock: Callable[[], float] = time.monotonic,
         backoff: Sequence[float] = BACKOFF,
     ) -> None:
         self.settings = settings
-        self._transport = transport
-        self._client = build_http_client(settings, transport)
+        self._owns_endpoint = endpoint is None
+        self.endpoint = endpoint or OdooEndpoint(settings, transport)
+        self._client = self.endpoint.client
         self._sleep = sleep
         self._clock = clock
         self._backoff = tuple(backoff)
@@ -140,8 +148,9 @@ class ConnectionManager(OdooCalls):
         if self._login is not None:
             await self._login.adapter.close()
             self._login = None
+        self._client = self.endpoint.client
         try:
-            login = await negotiate(self._client, self.settings)
+            login = await self._log_in()
         except OdooError:
             self._state = ConnectionState.ERROR
             raise
@@ -158,12 +167,28 @@ class ConnectionManager(OdooCalls):
         self._state = ConnectionState.READY
         self._last_used = self._clock()
 
+    async def _log_in(self) -> Login:
+        """REQ-02a-01/11: the owner of the endpoint negotiates (probes the version, chooses
+        the protocol, logs in) and publishes the version; a connection sharing an endpoint
+        whose version is known only logs in, over the protocol that version calls for."""
+        known = self.endpoint.version
+        if self._owns_endpoint or known is None:
+            login = await negotiate(self._client, self.settings)
+            self.endpoint.version = login.adapter.version
+            return login
+        protocol = choose_protocol(self.settings, known)
+        login = await log_in(self._client, self.settings, protocol, known)
+        login.adapter.version = known
+        return login
+
     async def close(self) -> None:
-        """REQ-02b-16: forget the session and close the shared HTTP client (REQ-02b-15)."""
+        """REQ-02b-16: forget the session; the endpoint's owner also closes the shared HTTP
+        client (REQ-02b-15)."""
         if self._login is not None:
             await self._login.adapter.close()
             self._login = None
-        await self._client.aclose()
+        if self._owns_endpoint:
+            await self.endpoint.close()
         self._state = ConnectionState.DISCONNECTED
 
     async def __aenter__(self) -> ConnectionManager:
@@ -181,8 +206,7 @@ class ConnectionManager(OdooCalls):
         the new attempt is refused (REQ-10-08: the last attempt's error is the one reported).
         """
         last = cause
-        old, self._client = self._client, build_http_client(self.settings, self._transport)
-        await old.aclose()
+        self._client = await self.endpoint.renew(self._client)
         for delay in self._backoff:
             await self._sleep(delay)
             try:

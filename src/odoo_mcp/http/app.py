@@ -93,7 +93,9 @@ def build_http_app(
     mcp_app = EarlyMethods(mcp_app, mcp_path=config.mcp_path)
     if config.http_auth_enabled:
         callers = callers or CallerConnections(
-            config.connection_settings(), backoff=config.reconnect_backoff()
+            config.connection_settings(),
+            endpoint=connection.endpoint,
+            backoff=config.reconnect_backoff(),
         )
         mcp_app = BearerAuth(mcp_app, callers, mcp_path=config.mcp_path)
 

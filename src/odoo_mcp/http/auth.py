@@ -3,9 +3,10 @@
 ``Authorization: Bearer <token>``, where the token is the caller's own Odoo API key, or
 ``login:apikey`` for the Odoo versions and protocols that need the login to authenticate
 (XML-RPC and JSON-RPC, Odoo 14-18; JSON-2 resolves the user from the key alone). Each distinct
-token gets its own authenticated :class:`ConnectionManager`, created on first use and reused,
-so a token costs Odoo one authentication, not one per request; the request then runs as that
-user (``odoo_mcp.callers``).
+token gets its own authenticated :class:`ConnectionManager`, created on first use and reused;
+it shares the server's :class:`~odoo_mcp.connection.endpoint.OdooEndpoint` (HTTP pool and
+negotiated version), so a new token costs Odoo exactly one call, its authentication, and no
+request after that costs one; the request then runs as that user (``odoo_mcp.callers``).
 
 Decisions (spec/decisions.md, decision 29):
 
@@ -42,6 +43,7 @@ from pydantic import SecretStr
 
 from odoo_mcp.callers import CALLER_SCOPE_KEY, Caller
 from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.connection.endpoint import OdooEndpoint
 from odoo_mcp.connection.errors import OdooConnectionError
 from odoo_mcp.connection.settings import ConnectionSettings
 
@@ -149,6 +151,7 @@ class CallerConnections:
         self,
         settings: ConnectionSettings,
         *,
+        endpoint: OdooEndpoint | None = None,
         backoff: tuple[float, ...] = (),
         max_callers: int = MAX_CALLERS,
         connect: Callable[[ConnectionSettings], ConnectionManager] | None = None,
@@ -156,6 +159,7 @@ class CallerConnections:
         failures: FailedAuthentications | None = None,
     ) -> None:
         self._settings = settings
+        self._endpoint = endpoint
         self._clock = clock
         self._failed = failures or FailedAuthentications(clock=clock)
         #: digest -> (when it may be asked again, the refusal)
@@ -167,7 +171,8 @@ class CallerConnections:
         self._locks: dict[str, anyio.Lock] = {}
 
     def _new_manager(self, settings: ConnectionSettings) -> ConnectionManager:
-        return ConnectionManager(settings, backoff=self._backoff)
+        """REQ-HTTP-13: the caller's connection, on the server's endpoint when given."""
+        return ConnectionManager(settings, endpoint=self._endpoint, backoff=self._backoff)
 
     async def resolve(self, token: str, address: str | None = None) -> Caller:
         """The caller's connection, authenticated; ``CallerRefused`` when it cannot be.
