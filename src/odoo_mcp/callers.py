@@ -1,41 +1,34 @@
 """REQ-HTTP-15: who an Odoo call runs as.
 
 On stdio, and on HTTP with authentication off, every call runs as the server's own configured
-Odoo user. On HTTP with authentication on, each request carries its caller's API key; the
-transport resolves it to that user's own ``ConnectionManager`` (``odoo_mcp.http.auth``) and
-the handlers run inside :func:`acting_as`, so that every Odoo call made while answering the
-request, from any tool, resource or prompt, goes to the caller's connection and Odoo's access
-rights apply to the caller.
+Odoo user. On HTTP with authentication on, each request carries its caller's API key, which
+``odoo_mcp.http.auth.BearerAuth`` resolves to a :class:`Caller` (that user's connection, on
+the server's shared Odoo endpoint) and sets as :data:`CURRENT_CALLER` around the request.
+
+That context variable is the one channel a caller's identity travels by, and BearerAuth the
+one place that sets it. It reaches every handler because the SDK runs each request's handler in
+the context of the transport task that received it (``mcp`` 2.3, documented on
+``JSONRPCDispatcher._spawn``: "ASGI middleware (auth, OTel) sets contextvars on the task that
+wrote the message"). Concurrent requests of different users, each in its own task, cannot see
+each other's caller.
 
 The tools keep one ``OdooCalls`` object (:class:`CallerRouter`) and never know which user they
-serve: the routing is a context variable, so concurrent requests of different users, each in
-its own task, cannot see each other's connection.
+serve; what needs the caller itself (rate-limit buckets, audit) reads :func:`current_caller`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
 
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.connection.base import CallOutcome, OdooCalls, OdooValue
 from odoo_mcp.connection.shapes import ConnectionInfo
 from odoo_mcp.connection.version import OdooVersion
 
-__all__ = [
-    "CALLER_SCOPE_KEY",
-    "Caller",
-    "CallerRouter",
-    "acting_as",
-    "as_request_caller",
-    "caller_of",
-]
-
-#: The ASGI scope key where the HTTP transport leaves the caller's connection.
-CALLER_SCOPE_KEY: Final = "odoo_mcp.caller"
+__all__ = ["CURRENT_CALLER", "Caller", "CallerRouter", "acting_as", "current_caller"]
 
 
 @dataclass(frozen=True)
@@ -48,43 +41,24 @@ class Caller:
     uid: int | None
 
 
-_CURRENT: ContextVar[ConnectionManager | None] = ContextVar("odoo_mcp_caller", default=None)
+#: REQ-HTTP-15: the caller of the request being answered; None: the server's own user.
+CURRENT_CALLER: ContextVar[Caller | None] = ContextVar("odoo_mcp_caller", default=None)
+
+
+def current_caller() -> Caller | None:
+    """REQ-HTTP-15: the authenticated caller of this request (None on stdio, or auth off)."""
+    return CURRENT_CALLER.get()
 
 
 @contextmanager
-def acting_as(connection: ConnectionManager | None) -> Iterator[None]:
-    """REQ-HTTP-15: Odoo calls made inside the block run on ``connection`` (None: the
-    server's own)."""
-    token = _CURRENT.set(connection)
+def acting_as(caller: Caller | None) -> Iterator[None]:
+    """REQ-HTTP-15: what runs inside the block (the request and every handler it reaches)
+    acts as ``caller``; None: as the server's own user."""
+    token = CURRENT_CALLER.set(caller)
     try:
         yield
     finally:
-        _CURRENT.reset(token)
-
-
-def caller_of(request_context: Any) -> Caller | None:
-    """The caller the HTTP transport attached to this request, if any."""
-    request = getattr(request_context, "request", None)
-    scope = getattr(request, "scope", None)
-    found = scope.get(CALLER_SCOPE_KEY) if isinstance(scope, Mapping) else None
-    return found if isinstance(found, Caller) else None
-
-
-ParamsT = TypeVar("ParamsT")
-ResultT = TypeVar("ResultT")
-
-
-def as_request_caller(
-    handler: Callable[[Any, ParamsT], Awaitable[ResultT]],
-) -> Callable[[Any, ParamsT], Awaitable[ResultT]]:
-    """REQ-HTTP-15: wrap an MCP request handler so it runs as the request's caller."""
-
-    async def run(ctx: Any, params: ParamsT) -> ResultT:
-        caller = caller_of(ctx)
-        with acting_as(caller.connection if caller is not None else None):
-            return await handler(ctx, params)
-
-    return run
+        CURRENT_CALLER.reset(token)
 
 
 class CallerRouter(OdooCalls):
@@ -96,7 +70,9 @@ class CallerRouter(OdooCalls):
 
     @property
     def current(self) -> ConnectionManager:
-        return _CURRENT.get() or self.own
+        """The current caller's connection, else the server's own."""
+        caller = CURRENT_CALLER.get()
+        return caller.connection if caller is not None else self.own
 
     async def call(
         self,

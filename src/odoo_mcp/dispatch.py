@@ -28,7 +28,7 @@ from mcp.types import (
 )
 from pydantic import BaseModel, ValidationError
 
-from odoo_mcp.callers import CallerRouter, caller_of
+from odoo_mcp.callers import CallerRouter, current_caller
 from odoo_mcp.client_logging import ClientLogLevels, mcp_level
 from odoo_mcp.connection import OdooError
 from odoo_mcp.domain_values import DomainError
@@ -70,7 +70,7 @@ def session_key(ctx: ServerRequestContext[Any, Any]) -> str:
         found = headers.get("mcp-session-id")
         if found:
             return str(found)
-        caller = caller_of(ctx)
+        caller = current_caller()
         if caller is not None:
             return f"uid:{caller.uid}"
         return "http"

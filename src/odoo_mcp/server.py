@@ -34,7 +34,7 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
-from odoo_mcp.callers import CallerRouter, as_request_caller
+from odoo_mcp.callers import CallerRouter
 from odoo_mcp.client_logging import ClientLogLevels
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
@@ -160,12 +160,8 @@ def build_server(
         log_level=config.log_level.upper(),  # type: ignore[arg-type]
     )
     low = server._lowlevel_server
-    low.add_request_handler(
-        "tools/list", PaginatedRequestParams, as_request_caller(dispatcher.list_tools)
-    )
-    low.add_request_handler(
-        "tools/call", CallToolRequestParams, as_request_caller(dispatcher.call_tool)
-    )
+    low.add_request_handler("tools/list", PaginatedRequestParams, dispatcher.list_tools)
+    low.add_request_handler("tools/call", CallToolRequestParams, dispatcher.call_tool)
     low.get_tool_input_schema = dispatcher.input_schema
     # MCP logging (2025 era): failed tool calls are sent to clients that set a level
     low.add_request_handler("logging/setLevel", SetLevelRequestParams, client_log.set_level)
@@ -184,17 +180,11 @@ def build_server(
     low.add_request_handler(
         "resources/templates/list", PaginatedRequestParams, resources.list_templates
     )
-    low.add_request_handler(
-        "resources/read", ReadResourceRequestParams, as_request_caller(resources.read)
-    )
+    low.add_request_handler("resources/read", ReadResourceRequestParams, resources.read)
     low.add_request_handler("prompts/list", PaginatedRequestParams, resources.list_prompts)
-    low.add_request_handler(
-        "prompts/get", GetPromptRequestParams, as_request_caller(resources.get_prompt)
-    )
+    low.add_request_handler("prompts/get", GetPromptRequestParams, resources.get_prompt)
     handlers = SubscriptionHandlers(subscriptions, resources)
-    low.add_request_handler(
-        "resources/subscribe", SubscribeRequestParams, as_request_caller(handlers.subscribe)
-    )
+    low.add_request_handler("resources/subscribe", SubscribeRequestParams, handlers.subscribe)
     low.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, handlers.unsubscribe)
     low.add_request_handler(
         "subscriptions/listen", SubscriptionsListenRequestParams, ListenWatcher(subscriptions, bus)

@@ -28,6 +28,7 @@ import anyio
 import httpx2
 
 from odoo_mcp.connection.base import CallOutcome, OdooCalls, OdooProtocol, OdooValue
+from odoo_mcp.connection.endpoint import OdooEndpoint
 from odoo_mcp.connection.errors import (
     OdooAuthenticationError,
     OdooConnectionError,
@@ -36,7 +37,6 @@ from odoo_mcp.connection.errors import (
     OdooSessionExpired,
     check_call_names,
 )
-from odoo_mcp.connection.endpoint import OdooEndpoint
 from odoo_mcp.connection.negotiation import Login, choose_protocol, log_in, negotiate
 from odoo_mcp.connection.settings import ConnectionSettings
 from odoo_mcp.connection.shapes import BACKOFF, READ_METHODS, ConnectionInfo, ConnectionState

@@ -41,7 +41,7 @@ from typing import Any, Final
 import anyio
 from pydantic import SecretStr
 
-from odoo_mcp.callers import CALLER_SCOPE_KEY, Caller
+from odoo_mcp.callers import Caller, acting_as
 from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.connection.endpoint import OdooEndpoint
 from odoo_mcp.connection.errors import OdooConnectionError
@@ -341,8 +341,8 @@ class BearerAuth:
             if refusal is not None:
                 await _refuse(send, *refusal)
                 return
-            scope[CALLER_SCOPE_KEY] = caller
-            await self.app(scope, receive, self._binding(scope, send, caller.uid))
+            with acting_as(caller):  # REQ-HTTP-15: the one place a caller is set
+                await self.app(scope, receive, self._binding(scope, send, caller.uid))
         finally:
             if unverified:
                 await caller.connection.close()
