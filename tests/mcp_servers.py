@@ -11,9 +11,9 @@ from typing import Any
 from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
+from odoo_mcp.adapter.server import build_server
 from odoo_mcp.config import OdooMcpConfig, load_config
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.server import build_server
 
 __all__ = ["fake_config", "fake_connection", "fake_server"]
 

@@ -12,9 +12,9 @@ from typing import Any
 from _sabotage import patch_everywhere
 from pydantic import BaseModel, ConfigDict, Field
 
+from odoo_mcp.context import ToolSpec
 from odoo_mcp.safety.annotations import CHANGES_IDEMPOTENT, READS
 from odoo_mcp.safety.modes import Operation
-from odoo_mcp.tools.context import ToolSpec
 from odoo_mcp.toolsets import BaseToolset, ToolsetMetadata
 
 MODEL = "res.partner"
@@ -100,7 +100,8 @@ class AcmeToolset(BaseToolset):
 
 def add_tool(spec: Any) -> None:
     """Register one more tool (in toolset ``acme``) beside the core ones."""
-    from odoo_mcp import cli, server, toolsets  # noqa: F401 - loaded before patching
+    from odoo_mcp import cli, toolsets  # noqa: F401 - loaded before patching
+    from odoo_mcp.adapter import server  # noqa: F401
 
     if not ACME_TOOLS:
         patch_everywhere(toolsets.ALL_TOOLSETS, (*toolsets.ALL_TOOLSETS, AcmeToolset()))

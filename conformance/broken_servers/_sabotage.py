@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 def patch_everywhere(original: Any, replacement: Any) -> int:
     """Replace ``original`` by ``replacement`` in every loaded odoo_mcp module namespace."""
-    import odoo_mcp.server  # noqa: F401  (loads every module the server uses)
+    import odoo_mcp.adapter.server  # noqa: F401  (loads every module the server uses)
 
     count = 0
     for name, module in list(sys.modules.items()):

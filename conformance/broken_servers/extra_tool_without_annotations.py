@@ -6,7 +6,7 @@ from typing import Any
 from _acme import LOOKUP, add_tool
 from _sabotage import patch_everywhere, serve
 
-from odoo_mcp import dispatch
+from odoo_mcp.adapter import tools as dispatch
 from odoo_mcp.safety.policy import SafetyPolicy
 
 original = SafetyPolicy.is_tool_visible

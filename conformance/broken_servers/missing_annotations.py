@@ -4,7 +4,7 @@ from typing import Any
 
 from _sabotage import patch_everywhere, serve
 
-from odoo_mcp import dispatch
+from odoo_mcp.adapter import tools as dispatch
 
 original = dispatch.tool_definition
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from _variant import patch_everywhere, serve
 
-from odoo_mcp import dispatch
+from odoo_mcp.adapter import tools as dispatch
 from odoo_mcp.errors import response
 
 KEY, DETAIL = "_meta_server", "server_variant"

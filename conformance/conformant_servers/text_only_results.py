@@ -6,7 +6,7 @@ from typing import Any
 
 from _variant import patch_everywhere, serve
 
-from odoo_mcp import dispatch
+from odoo_mcp.adapter import tools as dispatch
 
 original_definition = dispatch.tool_definition
 original_call = dispatch.ToolDispatcher.call_tool

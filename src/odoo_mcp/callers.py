@@ -2,7 +2,7 @@
 
 On stdio, and on HTTP with authentication off, every call runs as the server's own configured
 Odoo user. On HTTP with authentication on, each request carries its caller's API key, which
-``odoo_mcp.http.auth.BearerAuth`` resolves to a :class:`Caller` (that user's connection, on
+``odoo_mcp.adapter.http.auth.BearerAuth`` resolves to a :class:`Caller` (that user's connection, on
 the server's shared Odoo endpoint) and sets as :data:`CURRENT_CALLER` around the request.
 
 That context variable is the one channel a caller's identity travels by, and BearerAuth the

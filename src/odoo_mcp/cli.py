@@ -21,6 +21,9 @@ from typing import Final
 
 import anyio
 
+from odoo_mcp.adapter.http import serve_http
+from odoo_mcp.adapter.server import build_server, toolset_registry
+from odoo_mcp.adapter.stdio import run_stdio
 from odoo_mcp.config import (
     CONFIG_PATH_VAR,
     SETTINGS,
@@ -30,9 +33,6 @@ from odoo_mcp.config import (
     setting_descriptions,
 )
 from odoo_mcp.connection import ConnectionManager, OdooError
-from odoo_mcp.http import serve_http
-from odoo_mcp.server import build_server, toolset_registry
-from odoo_mcp.stdio import run_stdio
 
 __all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "main", "serve"]
 

@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from odoo_mcp.domain import parse_domain
-from odoo_mcp.domain_patterns import COMMON_PATTERNS, render_patterns
+from odoo_mcp.domain.patterns import COMMON_PATTERNS, render_patterns
 from odoo_mcp.tools.core_read import TOOLS
 
 

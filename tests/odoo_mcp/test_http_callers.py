@@ -11,10 +11,10 @@ from fake_odoo.demo import ADMIN_API_KEY, ADMIN_UID, DEMO_API_KEY, DEMO_UID
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import FakeOdooTransport
 from mcp_servers import fake_config
+from odoo_mcp.adapter.http.auth import CallerConnections, CallerRefused, FailedAuthentications
 from odoo_mcp.callers import Caller
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.connection.settings import ConnectionSettings
-from odoo_mcp.http.auth import CallerConnections, CallerRefused, FailedAuthentications
 
 pytestmark = pytest.mark.anyio
 

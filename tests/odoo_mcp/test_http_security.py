@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from odoo_mcp.adapter.http.app import transport_security
 from odoo_mcp.config import load_config
-from odoo_mcp.http.app import transport_security
 
 BASE = {"odoo_url": "http://odoo.test", "odoo_db": "demo", "odoo_api_key": "k", "transport": "http"}
 

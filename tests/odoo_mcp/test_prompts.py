@@ -12,8 +12,8 @@ from mcp import Client
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_server
 from odoo_mcp.domain import OPERATOR_DOCS, OPERATORS
-from odoo_mcp.domain_patterns import COMMON_PATTERNS
-from odoo_mcp.x2many import COMMANDS
+from odoo_mcp.domain.patterns import COMMON_PATTERNS
+from odoo_mcp.domain.x2many import COMMANDS
 
 pytestmark = pytest.mark.anyio
 

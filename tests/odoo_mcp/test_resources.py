@@ -12,6 +12,7 @@ from mcp import Client
 
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_config, fake_connection, fake_server
+from odoo_mcp.context import ToolContext
 from odoo_mcp.errors import ToolError
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
@@ -19,7 +20,6 @@ from odoo_mcp.resources.reader import ResourceContext, read_resource
 from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
 from odoo_mcp.resources.workflows import workflow_for
 from odoo_mcp.safety import SafetyError, SafetyPolicy
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.toolsets import ToolsetRegistry
 from odoo_mcp.toolsets.core import CoreToolset
 

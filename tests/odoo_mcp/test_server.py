@@ -19,12 +19,12 @@ from pydantic import BaseModel
 from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
+from odoo_mcp.adapter.server import build_server
 from odoo_mcp.config import OdooMcpConfig, load_config
 from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.safety import Mode, Operation, is_tool_visible
 from odoo_mcp.safety.annotations import DELETES, READS
-from odoo_mcp.server import build_server
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.toolsets import AnySpec, BaseToolset, ToolsetMetadata, all_tools
 
 pytestmark = pytest.mark.anyio

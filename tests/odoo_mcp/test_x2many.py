@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from odoo_mcp.domain.x2many import check_x2many_commands
 from odoo_mcp.errors import ToolError
-from odoo_mcp.x2many import check_x2many_commands
 
 VALID: list[Any] = [
     [[0, 0, {"name": "line"}]],

@@ -16,6 +16,7 @@ from typing import Any, Final, TypeVar
 from pydantic import BaseModel
 
 from odoo_mcp.connection import OdooError
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.contracts.mapping import contract_code, delivery_status, order_status, utc
 from odoo_mcp.contracts.models import (
     Customer,
@@ -36,7 +37,6 @@ from odoo_mcp.errors import ToolError, classify
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.safety import Operation, SafetyError
 from odoo_mcp.safety.annotations import READS
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 
 __all__ = ["CONTRACT_TOOL_NAMES", "TOOLS"]
 

@@ -15,7 +15,8 @@ from typing import Any, Final
 
 from odoo_mcp.connection import OdooError
 from odoo_mcp.domain import MAX_PATH_DEPTH, OPERATOR_DOCS, DomainError, parse_domain
-from odoo_mcp.domain_patterns import render_patterns
+from odoo_mcp.domain.patterns import render_patterns
+from odoo_mcp.domain.x2many import COMMANDS
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.resources.reader import ResourceContext, user_display_name
 from odoo_mcp.resources.uris import InvalidResourceUri
@@ -23,7 +24,6 @@ from odoo_mcp.resources.workflows import Workflow, workflow_for
 from odoo_mcp.safety import Operation
 from odoo_mcp.tools.core_common import DOMAIN_HELP
 from odoo_mcp.tools.core_toolsets import without_credentials
-from odoo_mcp.x2many import COMMANDS
 
 __all__ = ["PROMPTS", "PromptSpec", "render_prompt"]
 

@@ -14,6 +14,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict
 
 from odoo_mcp.connection import OdooError
+from odoo_mcp.context import ToolContext
 from odoo_mcp.errors import ToolError
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.formatting import normalize_records
@@ -21,7 +22,6 @@ from odoo_mcp.registry.merge import merge_methods, merge_states
 from odoo_mcp.registry.workflows import workflow_for
 from odoo_mcp.resources.uris import ResourceRef, parse_uri
 from odoo_mcp.safety import Operation
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_common import checked_domain
 from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
 from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets

@@ -3,7 +3,7 @@
 The MCP defaults (readOnly false, destructive true, idempotent false, openWorld true) are the
 unsafe ones, and SPEC-03's own dataclass defaults destructive to false: so no hint is ever left
 to a default. Every tool talks to Odoo, so openWorld is always true (REQ-11-18). Each tool
-declares its hints in its own ``ToolSpec`` (``odoo_mcp.tools.context``); the title is the
+declares its hints in its own ``ToolSpec`` (``odoo_mcp.context``); the title is the
 tool's, given once.
 """
 

@@ -26,9 +26,9 @@ from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.context import ToolContext
 from odoo_mcp.domain import parse_domain, validate_domain, validate_order
 from odoo_mcp.registry import FieldInfo
-from odoo_mcp.tools.context import ToolContext
 
 __all__ = [
     "BINARY_HINT",

@@ -20,12 +20,12 @@ from typing import Any, Final, Literal
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from odoo_mcp.connection import CallOutcome
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.domain import OPERATORS
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES
 from odoo_mcp.safety.blocklists import NAME_SEARCH_FIELDS
 from odoo_mcp.safety.modes import operation_of_method
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_actions import ActionSummary, is_action, summarize_action
 from odoo_mcp.tools.core_common import (
     InputModel,

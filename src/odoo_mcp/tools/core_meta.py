@@ -13,11 +13,11 @@ from typing import Any, Final
 from pydantic import BaseModel, Field
 
 from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.formatting import normalize_datetime
 from odoo_mcp.registry import FIELDS_GET_ATTRIBUTES, FieldInfo
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import READS
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import (
     InputModel,
     ModelName,

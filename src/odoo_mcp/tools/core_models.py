@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.model_listing import list_readable_models
 from odoo_mcp.safety.annotations import READS
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ResultModel
 
 __all__ = ["TOOLS", "ListModelsInput", "ListModelsResult", "ModelEntry", "list_models"]

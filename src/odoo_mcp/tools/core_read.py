@@ -14,14 +14,14 @@ from pydantic import BeforeValidator, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.domain import parse_domain
-from odoo_mcp.domain_patterns import render_patterns
+from odoo_mcp.domain.order import parse_order
+from odoo_mcp.domain.patterns import render_patterns
 from odoo_mcp.formatting import normalize_records
-from odoo_mcp.order import parse_order
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import READS
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import (
     BINARY_HINT,
     Domain,

@@ -11,8 +11,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel
 
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.safety.annotations import READS
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ResultModel
 from odoo_mcp.toolsets.report import RegistrationReport
 

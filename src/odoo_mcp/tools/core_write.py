@@ -20,14 +20,14 @@ from typing import Any, Final
 
 from pydantic import Field
 
+from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.domain.x2many import check_x2many_commands
 from odoo_mcp.errors import ErrorCategory, ErrorCode, ToolError
 from odoo_mcp.errors.suggestions import FieldHint, field_type_help
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES, CHANGES_IDEMPOTENT, DELETES
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.tools.core_common import InputModel, ModelName, OdooContext, ResultModel
-from odoo_mcp.x2many import check_x2many_commands
 
 __all__ = [
     "ALLOW_READONLY_KEY",

@@ -162,7 +162,7 @@ def test_tool_error_converts_to_the_same_response_shape() -> None:
 
 
 class _DomainRefusal(Exception):
-    """Shaped like odoo_mcp.domain_values.DomainError."""
+    """Shaped like odoo_mcp.domain.values.DomainError."""
 
     category = "validation"
 

@@ -12,7 +12,7 @@ import pytest
 from read_tools_env import VERSIONS, tool_context
 
 from fake_odoo.handle import FakeOdoo
-from odoo_mcp.tools.context import ToolContext
+from odoo_mcp.context import ToolContext
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,10 @@ from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from odoo_mcp.connection import ConnectionManager, ConnectionSettings
+from odoo_mcp.context import ToolContext
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety import SafetyPolicy
-from odoo_mcp.tools.context import ToolContext
 
 VERSIONS = ("16.0", "17.0", "19.0")
 DEFAULT_PROTOCOL = {"16.0": "xmlrpc", "17.0": "jsonrpc", "19.0": "json2"}

@@ -17,8 +17,8 @@ from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.context import ToolContext
 from odoo_mcp.safety import Mode, SafetyError, SafetyPolicy
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_execute import (
     NO_KWARGS_METHODS,
     NULL_FROM_XMLRPC_NOTE,

@@ -10,8 +10,8 @@ import pytest
 from pydantic import ValidationError
 
 from fake_odoo.handle import FakeOdoo
+from odoo_mcp.context import ToolContext
 from odoo_mcp.safety import SafetyError
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_meta import (
     TOOLS,
     DefaultGetInput,

@@ -12,9 +12,9 @@ import pytest
 from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
+from odoo_mcp.context import ToolContext
 from odoo_mcp.model_listing import _checked_access
 from odoo_mcp.safety import SafetyPolicy
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
 from odoo_mcp.tools.core_models import TOOLS, ListModelsInput, list_models
 

@@ -14,9 +14,9 @@ from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.context import ToolContext
 from odoo_mcp.domain import DomainError
 from odoo_mcp.safety import SafetyError, SafetyPolicy
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_read import (
     CountInput,
     ReadInput,

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from odoo_mcp.connection import CallOutcome, OdooCalls, OdooRpcError, OdooVersion, parse_version
+from odoo_mcp.context import ToolContext
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety import SafetyPolicy
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_read import (
     TOOLS,
     CountInput,

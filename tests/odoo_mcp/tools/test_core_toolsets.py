@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from fake_odoo.handle import FakeOdoo
-from odoo_mcp.tools.context import ToolContext
+from odoo_mcp.context import ToolContext
 from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets, without_credentials
 from odoo_mcp.toolsets import ALL_TOOLSETS, ToolsetRegistry
 

@@ -18,9 +18,9 @@ from read_tools_env import tool_context
 from fake_odoo.demo import DEMO_UID
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.context import ToolContext
 from odoo_mcp.errors import ToolError
 from odoo_mcp.safety import Mode, SafetyError, SafetyPolicy
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.tools.core_write import (
     ALLOW_READONLY_KEY,
     TOOLS,

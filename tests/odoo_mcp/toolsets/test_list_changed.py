@@ -14,10 +14,10 @@ from pydantic import BaseModel
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import FakeOdooTransport
 from mcp_servers import fake_config
+from odoo_mcp.adapter.server import build_server
 from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.safety.annotations import READS
-from odoo_mcp.server import build_server
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.toolsets import AnySpec, BaseToolset, ToolsetMetadata
 from odoo_mcp.toolsets.core import CoreToolset
 

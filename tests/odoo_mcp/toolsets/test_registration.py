@@ -10,8 +10,8 @@ import pytest
 from pydantic import BaseModel
 
 from odoo_mcp.connection.version import OdooVersion, parse_version
+from odoo_mcp.context import ToolContext, ToolSpec
 from odoo_mcp.safety.annotations import CHANGES, READS
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.toolsets import (
     ALL_TOOLSETS,
     AnySpec,

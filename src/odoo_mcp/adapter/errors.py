@@ -1,6 +1,6 @@
 """SPEC-10 §9: helpers for the MCP server wiring (REQ-10-16/17).
 
-The dispatcher in ``odoo_mcp.server`` (written separately) uses these: Odoo and tool errors
+The dispatcher in ``odoo_mcp.adapter.server`` (written separately) uses these: Odoo and tool errors
 become tool results with ``isError: true`` (REQ-10-17); an unknown or hidden tool, invalid
 parameters and unhandled server errors become JSON-RPC errors -32601 / -32602 / -32603
 (REQ-10-16, decision 13), carrying the SPEC-10 object as ``data``.

@@ -31,7 +31,7 @@ from mcp.types import (
 
 __all__ = ["run_stdio"]
 
-logger = logging.getLogger("odoo_mcp.stdio")
+logger = logging.getLogger("odoo_mcp.adapter.stdio")
 
 #: REQ-01-24: how long requests already received may run on after SIGTERM or SIGINT
 DRAIN_SECONDS: Final = 30.0

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from odoo_mcp.domain_values import DomainError
+from odoo_mcp.domain.values import DomainError
 from odoo_mcp.registry import BlockedFieldCheck, FieldSource
 
 __all__ = ["OrderTerm", "parse_order", "validate_order"]

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from mcp.types import METHOD_NOT_FOUND, ClientNotification, ClientRequest
 
-from odoo_mcp.http.auth import ASGIApp, Message, Receive, Scope, Send
+from odoo_mcp.adapter.http.auth import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["KNOWN_METHODS", "EarlyMethods"]
 

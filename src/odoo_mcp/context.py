@@ -8,7 +8,7 @@ adding a tool is one spec in one module and one line in its toolset.
 Handlers never see MCP: they take a ``ToolContext``, which carries the Odoo connection, the
 field-metadata registry, the safety policy and the display options, so they can be tested
 against the fake Odoo without any transport. Rate limiting, audit records and the conversion
-of exceptions into SPEC-10 error results belong to the dispatcher (``odoo_mcp.dispatch``).
+of exceptions into SPEC-10 error results belong to the dispatcher (``odoo_mcp.adapter.tools``).
 """
 
 from __future__ import annotations

@@ -28,10 +28,11 @@ from mcp.types import (
 )
 from pydantic import BaseModel, ValidationError
 
+from odoo_mcp.adapter.client_logging import ClientLogLevels, mcp_level
 from odoo_mcp.callers import CallerRouter, current_caller
-from odoo_mcp.client_logging import ClientLogLevels, mcp_level
 from odoo_mcp.connection import OdooError
-from odoo_mcp.domain_values import DomainError
+from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.domain.values import DomainError
 from odoo_mcp.errors import (
     ErrorCategory,
     error_tool_result,
@@ -45,12 +46,11 @@ from odoo_mcp.errors import (
 )
 from odoo_mcp.errors.suggestions import FieldHint
 from odoo_mcp.safety import AuditLogger, RateLimiter
-from odoo_mcp.tools.context import ToolContext, ToolSpec
 from odoo_mcp.toolsets.registration import ToolsetCheckFailed, ToolsetRegistry
 
 __all__ = ["AnySpec", "ToolDispatcher", "session_key", "tool_definition"]
 
-logger = logging.getLogger("odoo_mcp.server")
+logger = logging.getLogger("odoo_mcp.adapter.server")
 
 AnySpec = ToolSpec[Any, Any]
 

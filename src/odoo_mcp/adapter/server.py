@@ -34,18 +34,18 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
+from odoo_mcp.adapter.client_logging import ClientLogLevels
+from odoo_mcp.adapter.tools import ToolDispatcher, session_key
 from odoo_mcp.callers import CallerRouter
-from odoo_mcp.client_logging import ClientLogLevels
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.dispatch import ToolDispatcher, session_key
+from odoo_mcp.context import ToolContext
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry, load_static_registry
 from odoo_mcp.resources.handlers import ListenWatcher, ResourceHandlers, SubscriptionHandlers
 from odoo_mcp.resources.reader import ResourceContext
 from odoo_mcp.resources.subscriptions import SubscriptionManager
 from odoo_mcp.safety import AuditLogger, RateLimiter
-from odoo_mcp.tools.context import ToolContext
 from odoo_mcp.toolsets import ALL_TOOLSETS, BaseToolset, ToolsetRegistry
 
 __all__ = ["SERVER_NAME", "build_server", "server_version", "toolset_registry"]

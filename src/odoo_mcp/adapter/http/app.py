@@ -4,7 +4,7 @@
 unauthenticated ``GET /health`` (decision 33).
 
 With ``http_auth`` on (the default off loopback, REQ-HTTP-18) the MCP endpoint sits behind
-:class:`~odoo_mcp.http.auth.BearerAuth` and each request acts as its caller's Odoo user; off
+:class:`~odoo_mcp.adapter.http.auth.BearerAuth` and each request acts as its caller's Odoo user; off
 (loopback only), the server acts with its own configured credentials. DNS-rebinding protection
 is always on: loopback names, the ``public_url`` host and ``allowed_hosts`` are accepted.
 """
@@ -24,11 +24,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
+from odoo_mcp.adapter.http.auth import BearerAuth, CallerConnections
+from odoo_mcp.adapter.http.early import EarlyMethods
+from odoo_mcp.adapter.stdio import DRAIN_SECONDS
 from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.http.auth import BearerAuth, CallerConnections
-from odoo_mcp.http.early import EarlyMethods
-from odoo_mcp.stdio import DRAIN_SECONDS
 
 __all__ = ["build_http_app", "serve_http", "transport_security"]
 
@@ -135,7 +135,7 @@ async def serve_http(
     in flight finish for up to 30 s (REQ-01-24), then the lifespan closes Odoo.
 
     REQ-HTTP-17: uvicorn logs at the server's level (warning in production: no access lines);
-    authentication events are warnings (``odoo_mcp.http.auth``).
+    authentication events are warnings (``odoo_mcp.adapter.http.auth``).
     """
     app = build_http_app(server, config, connection)
     uv = uvicorn.Server(

@@ -5,7 +5,7 @@ operators (REQ-04a-04, decision 9) and the value each operator takes (REQ-04a-05
 ``validate_domain`` adds the field checks against the registry: unknown fields, dotted paths
 through relational fields (REQ-04a-06/07), date formats, and blocked fields anywhere on a path
 (decision 11). Every refusal is a ``DomainError`` carrying a corrected, valid example
-(REQ-04a-14). ``order`` strings are checked by ``odoo_mcp.order`` (re-exported here).
+(REQ-04a-14). ``order`` strings are checked by ``odoo_mcp.domain.order`` (re-exported here).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
-from odoo_mcp.domain_values import (
+from odoo_mcp.domain.order import OrderTerm, validate_order
+from odoo_mcp.domain.values import (
     DomainError,
     check_date_value,
     check_value,
     operator_error,
     render,
 )
-from odoo_mcp.order import OrderTerm, validate_order
 from odoo_mcp.registry import BlockedFieldCheck, FieldInfo, FieldSource
 
 __all__ = [
