@@ -12,9 +12,9 @@ from typing import Any
 from _sabotage import patch_everywhere
 from pydantic import BaseModel, ConfigDict, Field
 
-from odoo_mcp.context import ToolSpec
 from odoo_mcp.safety.annotations import CHANGES_IDEMPOTENT, READS
 from odoo_mcp.safety.modes import Operation
+from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets import BaseToolset, ToolsetMetadata
 
 MODEL = "res.partner"

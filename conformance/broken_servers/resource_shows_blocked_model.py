@@ -19,8 +19,8 @@ class _LaxPolicy(SafetyPolicy):
 
 async def _without_model_lists(rc: Any, uri: str) -> Any:
     lax = _LaxPolicy.__new__(_LaxPolicy)
-    lax.__dict__.update(rc.tools.policy.__dict__)
-    return await original(replace(rc, tools=replace(rc.tools, policy=lax)), uri)
+    lax.__dict__.update(rc.policy.__dict__)
+    return await original(replace(rc, policy=lax), uri)
 
 
 patch_everywhere(original, _without_model_lists)

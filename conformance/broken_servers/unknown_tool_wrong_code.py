@@ -5,7 +5,7 @@ from typing import Any
 from _sabotage import patch_everywhere, serve
 from mcp import MCPError
 
-from odoo_mcp.errors import protocol
+from odoo_mcp.adapter import errors as protocol
 
 original = protocol.unknown_tool_error
 

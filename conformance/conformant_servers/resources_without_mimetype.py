@@ -5,7 +5,7 @@ from typing import Any
 
 from _variant import serve
 
-from odoo_mcp.resources.handlers import ResourceHandlers
+from odoo_mcp.adapter.resources import ResourceHandlers
 
 original = ResourceHandlers.read
 

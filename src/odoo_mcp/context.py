@@ -1,43 +1,37 @@
-"""SPEC-04: what every tool handler is given, and what a tool is.
+"""The server's context: the collaborators of one server, given to every tool handler,
+resource and prompt (they never see MCP, so they can be tested against the fake Odoo without a
+transport).
 
-A tool is one ``ToolSpec``: its name, title, description, input model, result model, handler
-and the facts the server needs around it (annotation hints, the operation the audit log and
-the mode check see, the Odoo method errors name). Its toolset lists it (``odoo_mcp.toolsets``):
-adding a tool is one spec in one module and one line in its toolset.
-
-Handlers never see MCP: they take a ``ToolContext``, which carries the Odoo connection, the
-field-metadata registry, the safety policy and the display options, so they can be tested
-against the fake Odoo without any transport. Rate limiting, audit records and the conversion
-of exceptions into SPEC-10 error results belong to the dispatcher (``odoo_mcp.adapter.tools``).
+It carries the Odoo connection (the caller's, over HTTP with authentication, through
+``odoo_mcp.callers.CallerRouter``), the field-metadata registry, the safety policy, the display
+options and limits, what the toolset registration did, and what only resources show (server
+version, rate limits, poll interval). Rate limiting, audit records and the conversion of
+exceptions into SPEC-10 results belong to the MCP adapter (``odoo_mcp.adapter``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING
 
-from mcp.types import ToolAnnotations
-from pydantic import BaseModel
-
+from odoo_mcp.connection import OdooError
 from odoo_mcp.connection.base import OdooCalls
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
-from odoo_mcp.safety.annotations import ToolHints
-from odoo_mcp.safety.modes import Operation
 from odoo_mcp.safety.policy import SafetyPolicy
 
 if TYPE_CHECKING:
     from odoo_mcp.toolsets.registration import ToolsetRegistry
 
-__all__ = ["ToolContext", "ToolSpec"]
+__all__ = ["ServerContext"]
 
 
 @dataclass(frozen=True)
-class ToolContext:
+class ServerContext:
     """The collaborators of one server: one per Odoo connection."""
 
-    odoo: OdooCalls  # in production the ConnectionManager (retries, re-authentication)
+    odoo: OdooCalls  # in production the CallerRouter over the ConnectionManager
     registry: ModelRegistry
     policy: SafetyPolicy
     formatting: FormatOptions
@@ -45,63 +39,31 @@ class ToolContext:
     search_max_limit: int = 500
     #: REQ-03-10/19: what the toolset registration did (None outside a server, in unit tests)
     toolsets: ToolsetRegistry | None = field(default=None)
+    #: REQ-06-02: this server's version, shown in system/info
+    server_version: str = ""
+    #: REQ-06-05: the rate limits in force, shown in config/safety
+    rate_limit: Mapping[str, object] = field(default_factory=dict)
+    #: REQ-06-14: the subscription poll interval in seconds, shown in system/info
+    poll_interval: float | None = None
+    #: uid -> the user's display name, read once (system/info is polled by subscriptions)
+    user_names: dict[int, str] = field(default_factory=dict)
 
     @property
     def tool_names(self) -> tuple[str, ...]:
         """REQ-03-19: the tools registered on this server."""
         return () if self.toolsets is None else self.toolsets.tool_names()
 
-
-InputT = TypeVar("InputT", bound=BaseModel)
-ResultT = TypeVar("ResultT", bound=BaseModel)
-
-
-@dataclass(frozen=True)
-class ToolSpec(Generic[InputT, ResultT]):
-    """One tool and everything the server needs to know of it, in one place."""
-
-    name: str
-    title: str
-    description: str
-    input_model: type[InputT]
-    result_model: type[ResultT]
-    handler: Callable[[ToolContext, InputT], Awaitable[ResultT]]
-    #: REQ-11-17/18: readOnly, destructive and idempotent (openWorld is always true)
-    hints: ToolHints
-    #: REQ-11-22: the operation a call stands for (audit, mode), or how to tell it from the
-    #: call's arguments (``odoo_core_execute``: the method's); None: read for a read-only
-    #: tool, execute for any other
-    operation: Operation | Callable[[InputT], Operation] | None = None
-    #: REQ-10-19: the Odoo method errors name; None: the call's own ``method`` argument, else
-    #: the tool's name
-    odoo_method: str | None = None
-    #: REQ-LUJ-13: arguments that fail the input model are a result in the tool's own error
-    #: format (the storefront contracts), not JSON-RPC -32602
-    schema_errors_as_results: bool = False
-    #: the tool's ``_meta`` in tools/list (REQ-LUJ-14: a contract's version, decision 31)
-    meta: dict[str, Any] | None = None
-
-    @property
-    def kind(self) -> Literal["read", "write"]:
-        """REQ-11-20: the rate limiter's bucket: read-only tools are reads."""
-        return "read" if self.hints.read_only else "write"
-
-    @property
-    def annotations(self) -> ToolAnnotations:
-        """REQ-11-17: the tool's title and its four hints, every one explicit."""
-        return self.hints.annotations(self.title)
-
-    def operation_of(self, params: InputT) -> Operation:
-        """REQ-11-22: the operation one invocation stands for."""
-        if callable(self.operation):
-            return self.operation(params)
-        if self.operation is not None:
-            return self.operation
-        return Operation.READ if self.hints.read_only else Operation.EXECUTE
-
-    def method_of(self, params: InputT) -> str:
-        """REQ-10-19: the Odoo method a call stands for: the tool's, else the call's own."""
-        if self.odoo_method is not None:
-            return self.odoo_method
-        method = getattr(params, "method", None)
-        return method if isinstance(method, str) and method else self.name
+    async def user_display_name(self, uid: object, login: object) -> object:
+        """REQ-06-02: the user's display name ("Mitchell Admin", not the login "admin"), read
+        once per uid; the login where res.users is blocked or the read fails."""
+        if not isinstance(uid, int) or not self.policy.is_model_readable("res.users"):
+            return login
+        if uid not in self.user_names:
+            try:
+                rows = await self.odoo.read("res.users", [uid], ["name"])
+            except OdooError:
+                return login
+            if not rows or not rows[0].get("name"):
+                return login
+            self.user_names[uid] = str(rows[0]["name"])
+        return self.user_names[uid]

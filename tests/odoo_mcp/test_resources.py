@@ -12,13 +12,13 @@ from mcp import Client
 
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_config, fake_connection, fake_server
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.errors import ToolError
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
-from odoo_mcp.resources.reader import ResourceContext, read_resource
+from odoo_mcp.registry.workflows import workflow_for
+from odoo_mcp.resources.reader import read_resource
 from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
-from odoo_mcp.resources.workflows import workflow_for
 from odoo_mcp.safety import SafetyError, SafetyPolicy
 from odoo_mcp.toolsets import ToolsetRegistry
 from odoo_mcp.toolsets.core import CoreToolset
@@ -80,24 +80,24 @@ def fake() -> FakeOdoo:
 
 
 @pytest.fixture
-async def rc(fake: FakeOdoo) -> AsyncIterator[ResourceContext]:
+async def rc(fake: FakeOdoo) -> AsyncIterator[ServerContext]:
     connection = fake_connection(fake_config(), fake)
     await connection.connect()
     toolsets = ToolsetRegistry([CoreToolset()])
     await toolsets.discover_and_register(connection)
-    tools = ToolContext(
+    yield ServerContext(
         odoo=connection,
         registry=ModelRegistry(connection),
         policy=SafetyPolicy(field_blocklist=["phone"]),
         formatting=FormatOptions(),
         toolsets=toolsets,
+        server_version="0.1.0",
     )
-    yield ResourceContext(tools, "0.1.0")
     await connection.close()
 
 
 async def test_record_resource_costs_one_read_once_metadata_is_cached(
-    rc: ResourceContext, fake: FakeOdoo
+    rc: ServerContext, fake: FakeOdoo
 ) -> None:
     await read_resource(rc, "odoo://model/res.partner/fields")
     fake.reset_calls()
@@ -106,7 +106,7 @@ async def test_record_resource_costs_one_read_once_metadata_is_cached(
     assert fake.call_counts() == 1
 
 
-async def test_refusals_are_errors(rc: ResourceContext, fake: FakeOdoo) -> None:
+async def test_refusals_are_errors(rc: ServerContext, fake: FakeOdoo) -> None:
     with pytest.raises(SafetyError):
         await read_resource(rc, "odoo://record/ir.cron/1")
     with pytest.raises(ToolError) as caught:

@@ -22,9 +22,10 @@ from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from odoo_mcp.adapter.server import build_server
 from odoo_mcp.config import OdooMcpConfig, load_config
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.safety import Mode, Operation, is_tool_visible
 from odoo_mcp.safety.annotations import DELETES, READS
+from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets import AnySpec, BaseToolset, ToolsetMetadata, all_tools
 
 pytestmark = pytest.mark.anyio
@@ -39,7 +40,7 @@ class _UnlinkResult(BaseModel):
     deleted: list[int]
 
 
-async def _fake_unlink(ctx: ToolContext, params: _UnlinkInput) -> _UnlinkResult:
+async def _fake_unlink(ctx: ServerContext, params: _UnlinkInput) -> _UnlinkResult:
     return _UnlinkResult(deleted=params.ids)
 
 
@@ -57,7 +58,7 @@ UNLINK = ToolSpec(
 )
 
 
-async def _crash(ctx: ToolContext, params: _UnlinkInput) -> _UnlinkResult:
+async def _crash(ctx: ServerContext, params: _UnlinkInput) -> _UnlinkResult:
     raise RuntimeError("bug with a secret path /srv/odoo_mcp/x.py")
 
 

@@ -11,7 +11,11 @@ from mcp.types import ResourceUpdatedNotification
 
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_config, fake_connection, fake_server
-from odoo_mcp.resources.subscriptions import MAX_SUBSCRIPTIONS, SubscriptionManager
+from odoo_mcp.resources.subscriptions import (
+    MAX_SUBSCRIPTIONS,
+    SubscriptionManager,
+    SubscriptionRefused,
+)
 from odoo_mcp.safety import SafetyPolicy
 
 pytestmark = pytest.mark.anyio
@@ -70,7 +74,7 @@ async def test_a_round_costs_one_call_per_model_and_fifty_is_the_limit() -> None
     assert len(uris) == MAX_SUBSCRIPTIONS
     for uri in uris:
         await manager.subscribe("client", _Session(), uri)
-    with pytest.raises(MCPError):
+    with pytest.raises(SubscriptionRefused, match="at most 50"):
         await manager.subscribe("client", _Session(), "odoo://record/res.partner/1")
     fake.reset_calls()
     assert await manager.poll_round() == []

@@ -20,7 +20,7 @@ from mcp.types import EmptyResult, SetLevelRequestParams
 
 __all__ = ["LEVELS", "ClientLogLevels"]
 
-logger = logging.getLogger("odoo_mcp.adapter.server")
+logger = logging.getLogger("odoo_mcp.server")
 
 McpLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 #: RFC 5424 severities, least severe first, as MCP names them

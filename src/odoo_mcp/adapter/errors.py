@@ -1,29 +1,39 @@
-"""SPEC-10 §9: helpers for the MCP server wiring (REQ-10-16/17).
+"""SPEC-10 §9: SPEC-10 error objects as MCP sees them (REQ-10-16/17).
 
-The dispatcher in ``odoo_mcp.adapter.server`` (written separately) uses these: Odoo and tool errors
+The tool dispatcher (``odoo_mcp.adapter.tools``) uses these: Odoo and tool errors
 become tool results with ``isError: true`` (REQ-10-17); an unknown or hidden tool, invalid
 parameters and unhandled server errors become JSON-RPC errors -32601 / -32602 / -32603
 (REQ-10-16, decision 13), carrying the SPEC-10 object as ``data``.
+
+Resources and prompts have no ``isError`` result, so their refusals are JSON-RPC errors whose
+``data`` is the SPEC-10 error object (decision 27, :func:`as_mcp_error`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from typing import Final
 
 from mcp.shared.exceptions import MCPError
-from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult
-from pydantic import JsonValue, ValidationError
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, CallToolResult, TextContent
+from pydantic import ValidationError
 
 from odoo_mcp.errors.categories import ErrorCategory, ErrorCode
 from odoo_mcp.errors.classify import classify
-from odoo_mcp.errors.response import ErrorResponse, to_payload, to_tool_result
-from odoo_mcp.errors.suggestions import FIELDS_GET, LIST_TOOLSETS, FieldLookup
+from odoo_mcp.errors.log import log_error
+from odoo_mcp.errors.params import invalid_params_response, invalid_request
+from odoo_mcp.errors.response import ErrorResponse, to_payload
+from odoo_mcp.errors.suggestions import LIST_TOOLSETS, FieldLookup
+from odoo_mcp.resources.uris import InvalidResourceUri
 
 __all__ = [
+    "RESOURCE_NOT_FOUND",
+    "as_mcp_error",
     "error_tool_result",
     "internal_error",
     "invalid_params_error",
-    "invalid_params_response",
+    "to_tool_result",
     "unknown_tool_error",
 ]
 
@@ -63,29 +73,6 @@ def invalid_params_error(tool: str, error: ValidationError) -> MCPError:
     return MCPError(INVALID_PARAMS, response.message, to_payload(response))
 
 
-def invalid_params_response(tool: str, error: ValidationError) -> ErrorResponse:
-    """REQ-10-16: what is wrong with a tool's arguments, INVALID_PARAMS.
-
-    Only the location and reason of each problem are sent, never the offending input, which
-    may hold a secret.
-    """
-    problems: list[JsonValue] = [
-        {"loc": ".".join(str(part) for part in item["loc"]), "msg": item["msg"]}
-        for item in error.errors(include_url=False, include_input=False, include_context=False)
-    ]
-    return ErrorResponse(
-        category=ErrorCategory.VALIDATION,
-        code=ErrorCode.INVALID_PARAMS,
-        message=f"Invalid parameters for {tool}: {len(problems)} problem(s)",
-        details={"tool": tool, "errors": problems},
-        suggestion=(
-            f"Fix the listed parameters to match the tool's input schema and retry; use "
-            f"{FIELDS_GET} to check field names and types."
-        ),
-        retry=True,
-    )
-
-
 def internal_error(exc: BaseException) -> MCPError:
     """REQ-10-16: an unhandled server error is JSON-RPC -32603, with no traceback or text."""
     response = ErrorResponse(
@@ -96,3 +83,36 @@ def internal_error(exc: BaseException) -> MCPError:
         retry=False,
     )
     return MCPError(INTERNAL_ERROR, response.message, to_payload(response))
+
+
+def to_tool_result(response: ErrorResponse) -> CallToolResult:
+    """REQ-10-17: an Odoo error is a tool result with ``isError: true``, not a protocol error.
+
+    The text content carries the JSON for clients that only read text; the structured content
+    carries the same object.
+    """
+    payload = to_payload(response)
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
+        structured_content=payload,
+        is_error=True,
+    )
+
+
+#: MCP's code for an unknown resource; -32001 is ours for a refusal (decision 27)
+RESOURCE_NOT_FOUND: Final = -32002
+REFUSED: Final = -32001
+
+
+def as_mcp_error(exc: Exception, model: str | None, what: str) -> MCPError:
+    """REQ-06-23: every failure is an error with the SPEC-10 object as data, never empty."""
+    if isinstance(exc, InvalidResourceUri):
+        exc = invalid_request(str(exc))
+    response = classify(exc, model=model, method=what)
+    log_error(response, model=model, method=what)
+    code = {
+        ErrorCategory.VALIDATION: INVALID_PARAMS,
+        ErrorCategory.NOT_FOUND: RESOURCE_NOT_FOUND,
+        ErrorCategory.ACCESS: REFUSED,
+    }.get(response.category, -32603)
+    return MCPError(code, response.message, to_payload(response))

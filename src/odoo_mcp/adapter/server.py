@@ -16,12 +16,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Final
 
 import anyio
-from mcp.server import MCPServer, NotificationOptions
+from mcp.server import MCPServer
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.types import (
     CallToolRequestParams,
@@ -34,23 +33,26 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
+from odoo_mcp.adapter import sdk
 from odoo_mcp.adapter.client_logging import ClientLogLevels
+from odoo_mcp.adapter.prompts import PromptHandlers
+from odoo_mcp.adapter.resources import ResourceHandlers
+from odoo_mcp.adapter.subscriptions import ListenWatcher, SubscriptionHandlers, bus_publisher
 from odoo_mcp.adapter.tools import ToolDispatcher, session_key
 from odoo_mcp.callers import CallerRouter
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry, load_static_registry
-from odoo_mcp.resources.handlers import ListenWatcher, ResourceHandlers, SubscriptionHandlers
-from odoo_mcp.resources.reader import ResourceContext
 from odoo_mcp.resources.subscriptions import SubscriptionManager
 from odoo_mcp.safety import AuditLogger, RateLimiter
 from odoo_mcp.toolsets import ALL_TOOLSETS, BaseToolset, ToolsetRegistry
 
 __all__ = ["SERVER_NAME", "build_server", "server_version", "toolset_registry"]
 
-logger = logging.getLogger(__name__)
+#: the name it had before the adapter package: operators' logging configurations name it
+logger = logging.getLogger("odoo_mcp.server")
 SERVER_NAME: Final = "odoo-mcp"
 INSTRUCTIONS: Final = (
     "Access to an Odoo ERP. Start with odoo_core_list_models and odoo_core_fields_get, then "
@@ -83,6 +85,34 @@ def server_version() -> str:
         return "0.0.0"
 
 
+def server_context(
+    config: OdooMcpConfig, odoo: CallerRouter, toolsets: ToolsetRegistry
+) -> ServerContext:
+    """REQ-01-14: the context every tool, resource and prompt of this server is given.
+
+    REQ-07-08: a bad static registry file is a ConfigError here, before anything starts."""
+    limits = config.rate_limits()
+    return ServerContext(
+        odoo=odoo,
+        registry=ModelRegistry(odoo, static=load_static_registry(config.static_registry_path)),
+        policy=config.safety_policy(),
+        formatting=FormatOptions(
+            strip_html=config.strip_html, normalize_many2one=config.normalize_many2one
+        ),
+        search_default_limit=config.search_default_limit,
+        search_max_limit=config.search_max_limit,
+        toolsets=toolsets,
+        server_version=server_version(),
+        rate_limit={
+            "enabled": limits.enabled,
+            "calls_per_minute": limits.calls_per_minute,
+            "calls_per_hour": limits.calls_per_hour,
+            "burst": limits.burst,
+        },
+        poll_interval=config.subscription_poll_interval,
+    )
+
+
 def build_server(
     config: OdooMcpConfig,
     connection: ConnectionManager,
@@ -96,23 +126,10 @@ def build_server(
     (REQ-01-15: a failure stops the start), registers the toolsets that can run on it
     (REQ-03-04) and closes the connection at the end.
     """
-    policy = config.safety_policy()
     registration = toolset_registry(config, toolsets)
     # REQ-HTTP-15: every Odoo call goes to the request's caller (HTTP with auth) or to ours
     odoo = CallerRouter(connection)
-    # REQ-07-08: a bad static registry file is a ConfigError here, before anything starts
-    registry = ModelRegistry(odoo, static=load_static_registry(config.static_registry_path))
-    context = ToolContext(
-        odoo=odoo,
-        registry=registry,
-        policy=policy,
-        formatting=FormatOptions(
-            strip_html=config.strip_html, normalize_many2one=config.normalize_many2one
-        ),
-        search_default_limit=config.search_default_limit,
-        search_max_limit=config.search_max_limit,
-        toolsets=registration,
-    )
+    context = server_context(config, odoo, registration)
     client_log = ClientLogLevels(session_key)
     dispatcher = ToolDispatcher(
         registration,
@@ -122,10 +139,12 @@ def build_server(
         connection=odoo,
         client_log=client_log,
     )
-
     bus = InMemorySubscriptionBus()
     subscriptions = SubscriptionManager(
-        connection, policy, interval=config.subscription_poll_interval, bus=bus
+        connection,
+        context.policy,
+        interval=config.subscription_poll_interval,
+        publish=bus_publisher(bus),
     )
 
     async def poll_forever() -> None:
@@ -145,7 +164,7 @@ def build_server(
             await dispatcher.register()
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(poll_forever)
-                tasks.start_soon(registry.build_at_startup, config)  # REQ-07-09, background
+                tasks.start_soon(context.registry.build_at_startup, config)  # REQ-07-09
                 yield {"dispatcher": dispatcher}
                 tasks.cancel_scope.cancel()
         finally:
@@ -159,40 +178,30 @@ def build_server(
         subscriptions=bus,
         log_level=config.log_level.upper(),  # type: ignore[arg-type]
     )
-    low = server._lowlevel_server
-    low.add_request_handler("tools/list", PaginatedRequestParams, dispatcher.list_tools)
-    low.add_request_handler("tools/call", CallToolRequestParams, dispatcher.call_tool)
-    low.get_tool_input_schema = dispatcher.input_schema
+    sdk.on_request(server, "tools/list", PaginatedRequestParams, dispatcher.list_tools)
+    sdk.on_request(server, "tools/call", CallToolRequestParams, dispatcher.call_tool)
+    sdk.set_tool_input_schema(server, dispatcher.input_schema)
     # MCP logging (2025 era): failed tool calls are sent to clients that set a level
-    low.add_request_handler("logging/setLevel", SetLevelRequestParams, client_log.set_level)
+    sdk.on_request(server, "logging/setLevel", SetLevelRequestParams, client_log.set_level)
     # SPEC-06: resources and prompts, behind the same safety policy as the tools
-    limits = config.rate_limits()
-    resources = ResourceHandlers(
-        ResourceContext(
-            context,
-            server_version(),
-            {"enabled": limits.enabled, "calls_per_minute": limits.calls_per_minute,
-             "calls_per_hour": limits.calls_per_hour, "burst": limits.burst},
-            poll_interval=config.subscription_poll_interval,
-        )
-    )  # fmt: skip
-    low.add_request_handler("resources/list", PaginatedRequestParams, resources.list_resources)
-    low.add_request_handler(
-        "resources/templates/list", PaginatedRequestParams, resources.list_templates
+    resources = ResourceHandlers(context)
+    sdk.on_request(server, "resources/list", PaginatedRequestParams, resources.list_resources)
+    sdk.on_request(
+        server, "resources/templates/list", PaginatedRequestParams, resources.list_templates
     )
-    low.add_request_handler("resources/read", ReadResourceRequestParams, resources.read)
-    low.add_request_handler("prompts/list", PaginatedRequestParams, resources.list_prompts)
-    low.add_request_handler("prompts/get", GetPromptRequestParams, resources.get_prompt)
-    handlers = SubscriptionHandlers(subscriptions, resources)
-    low.add_request_handler("resources/subscribe", SubscribeRequestParams, handlers.subscribe)
-    low.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, handlers.unsubscribe)
-    low.add_request_handler(
-        "subscriptions/listen", SubscriptionsListenRequestParams, ListenWatcher(subscriptions, bus)
+    sdk.on_request(server, "resources/read", ReadResourceRequestParams, resources.read)
+    prompts = PromptHandlers(context)
+    sdk.on_request(server, "prompts/list", PaginatedRequestParams, prompts.list_prompts)
+    sdk.on_request(server, "prompts/get", GetPromptRequestParams, prompts.get_prompt)
+    handlers = SubscriptionHandlers(subscriptions)
+    sdk.on_request(server, "resources/subscribe", SubscribeRequestParams, handlers.subscribe)
+    sdk.on_request(server, "resources/unsubscribe", UnsubscribeRequestParams, handlers.unsubscribe)
+    sdk.on_request(
+        server,
+        "subscriptions/listen",
+        SubscriptionsListenRequestParams,
+        ListenWatcher(subscriptions, bus),
     )
-    # REQ-01-17/18, REQ-03-17: tools, resources and prompts announce listChanged (the SDK has
-    # no public knob for it); the tools change when a reconnection finds another Odoo
-    low.create_initialization_options = partial(  # type: ignore[method-assign]
-        low.create_initialization_options,
-        NotificationOptions(tools_changed=True, resources_changed=True, prompts_changed=True),
-    )
+    # REQ-03-17: the tools change when a reconnection finds another Odoo
+    sdk.announce_list_changed(server)
     return server

@@ -4,8 +4,8 @@ The SDK's stdio transport (mcp 2.3) hands a line it cannot parse (invalid UTF-8 
 surrogate escape, nesting deeper than its parser takes, or not JSON-RPC at all) to the server
 as an exception, and the server only logs it: the client waits for an answer that never comes.
 JSON-RPC 2.0 says such a request gets a Parse error (-32700) with a null id; this relay sends
-it. It uses the SDK's low-level server directly: ``MCPServer`` has no public hook for the
-stdio streams (the same private handle ``server.build_server`` wires the handlers on).
+it. It runs the SDK's low-level server on streams of its own: ``MCPServer`` has no public
+hook for that (``odoo_mcp.adapter.sdk`` holds the private parts used).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from typing import Final
 import anyio
 from mcp.server import MCPServer
 from mcp.server.stdio import stdio_server
-from mcp.shared._context_streams import create_context_streams
 from mcp.shared.message import SessionMessage
 from mcp.types import (
     PARSE_ERROR,
@@ -29,9 +28,11 @@ from mcp.types import (
     RequestId,
 )
 
+from odoo_mcp.adapter import sdk
+
 __all__ = ["run_stdio"]
 
-logger = logging.getLogger("odoo_mcp.adapter.stdio")
+logger = logging.getLogger("odoo_mcp.stdio")
 
 #: REQ-01-24: how long requests already received may run on after SIGTERM or SIGINT
 DRAIN_SECONDS: Final = 30.0
@@ -55,10 +56,10 @@ async def run_stdio(server: MCPServer, *, drain_seconds: float = DRAIN_SECONDS) 
     what is still running when its input ends, so the input is only closed once the
     requests in flight (tracked by id on the way in and out) are answered.
     """
-    low = server._lowlevel_server
+    low = sdk.low_level(server)
     async with stdio_server() as (read_stream, write_stream):
-        relay_writer, relay_reader = create_context_streams[SessionMessage | Exception](0)
-        answer_writer, answer_reader = create_context_streams[SessionMessage](0)
+        relay_writer, relay_reader = sdk.create_context_streams[SessionMessage | Exception](0)
+        answer_writer, answer_reader = sdk.create_context_streams[SessionMessage](0)
         in_flight: set[RequestId] = set()
         intake = anyio.CancelScope()
 

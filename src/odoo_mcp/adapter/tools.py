@@ -24,33 +24,33 @@ from mcp.types import (
     PaginatedRequestParams,
     TextContent,
     Tool,
+    ToolAnnotations,
     ToolListChangedNotification,
 )
 from pydantic import BaseModel, ValidationError
 
 from odoo_mcp.adapter.client_logging import ClientLogLevels, mcp_level
-from odoo_mcp.callers import CallerRouter, current_caller
-from odoo_mcp.connection import OdooError
-from odoo_mcp.context import ToolContext, ToolSpec
-from odoo_mcp.domain.values import DomainError
-from odoo_mcp.errors import (
-    ErrorCategory,
+from odoo_mcp.adapter.errors import (
     error_tool_result,
     internal_error,
     invalid_params_error,
-    invalid_params_response,
-    log_error,
-    log_level,
     to_tool_result,
     unknown_tool_error,
 )
+from odoo_mcp.callers import CallerRouter, current_caller
+from odoo_mcp.connection import OdooError
+from odoo_mcp.context import ServerContext
+from odoo_mcp.domain.values import DomainError
+from odoo_mcp.errors import ErrorCategory, invalid_params_response, log_error, log_level
 from odoo_mcp.errors.suggestions import FieldHint
 from odoo_mcp.safety import AuditLogger, RateLimiter
+from odoo_mcp.safety.annotations import ToolHints
+from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets.registration import ToolsetCheckFailed, ToolsetRegistry
 
-__all__ = ["AnySpec", "ToolDispatcher", "session_key", "tool_definition"]
+__all__ = ["AnySpec", "ToolDispatcher", "session_key", "tool_annotations", "tool_definition"]
 
-logger = logging.getLogger("odoo_mcp.adapter.server")
+logger = logging.getLogger("odoo_mcp.server")
 
 AnySpec = ToolSpec[Any, Any]
 
@@ -88,6 +88,18 @@ def _result_id(result: BaseModel | None) -> int | list[int] | None:
     return None
 
 
+def tool_annotations(title: str, hints: ToolHints) -> ToolAnnotations:
+    """REQ-11-17, REQ-03-13: a title and the four booleans, every one set explicitly
+    (REQ-11-18: openWorld is always true, every tool talks to Odoo)."""
+    return ToolAnnotations(
+        title=title,
+        read_only_hint=hints.read_only,
+        destructive_hint=hints.destructive,
+        idempotent_hint=hints.idempotent,
+        open_world_hint=True,
+    )
+
+
 def tool_definition(spec: AnySpec) -> Tool:
     """REQ-11-17: a tool as listed: input model as inputSchema, result model as outputSchema,
     all four annotation hints explicit (decision 5)."""
@@ -97,7 +109,7 @@ def tool_definition(spec: AnySpec) -> Tool:
         description=spec.description,
         input_schema=spec.input_model.model_json_schema(),
         output_schema=spec.result_model.model_json_schema(mode="serialization"),
-        annotations=spec.annotations,
+        annotations=tool_annotations(spec.title, spec.hints),
         _meta=dict(spec.meta) if spec.meta else None,
     )
 
@@ -108,7 +120,7 @@ class ToolDispatcher:
     def __init__(
         self,
         toolsets: ToolsetRegistry,
-        context: ToolContext,
+        context: ServerContext,
         *,
         limiter: RateLimiter,
         audit: AuditLogger,

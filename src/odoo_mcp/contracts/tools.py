@@ -16,7 +16,7 @@ from typing import Any, Final, TypeVar
 from pydantic import BaseModel
 
 from odoo_mcp.connection import OdooError
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.contracts.mapping import contract_code, delivery_status, order_status, utc
 from odoo_mcp.contracts.models import (
     Customer,
@@ -37,6 +37,7 @@ from odoo_mcp.errors import ToolError, classify
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.safety import Operation, SafetyError
 from odoo_mcp.safety.annotations import READS
+from odoo_mcp.tools.spec import ToolSpec
 
 __all__ = ["CONTRACT_TOOL_NAMES", "TOOLS"]
 
@@ -46,12 +47,12 @@ _CODE = re.compile(r"^\[(?P<code>[^\]]+)\]\s*(?P<name>.*)$")
 
 
 def _contract_errors(
-    handler: Callable[[ToolContext, P], Awaitable[R]],
-) -> Callable[[ToolContext, P], Awaitable[R]]:
+    handler: Callable[[ServerContext, P], Awaitable[R]],
+) -> Callable[[ServerContext, P], Awaitable[R]]:
     """REQ-LUJ-13: Odoo and safety errors re-coded for the contract, SPEC-10 shape kept."""
 
     @wraps(handler)
-    async def run(ctx: ToolContext, params: P) -> R:
+    async def run(ctx: ServerContext, params: P) -> R:
         try:
             return await handler(ctx, params)
         except (OdooError, SafetyError, ToolError) as exc:
@@ -92,7 +93,7 @@ def _product_ref(value: Any) -> tuple[str, str]:
 
 
 @_contract_errors
-async def orders_get(ctx: ToolContext, params: OrdersGetRequest) -> OrdersGetResponse:
+async def orders_get(ctx: ServerContext, params: OrdersGetRequest) -> OrdersGetResponse:
     """REQ-LUJ-01/02/04: one search_read of the order, a second for its lines if asked."""
     ctx.policy.check_operation(Operation.READ, "sale.order")
     version = ctx.odoo.odoo_version
@@ -142,7 +143,7 @@ async def orders_get(ctx: ToolContext, params: OrdersGetRequest) -> OrdersGetRes
 
 @_contract_errors
 async def customers_search(
-    ctx: ToolContext, params: CustomersSearchRequest
+    ctx: ServerContext, params: CustomersSearchRequest
 ) -> CustomersSearchResponse:
     """REQ-LUJ-05/06: customers whose name, email or phone is ilike the query; the page and
     the total count."""
@@ -179,7 +180,7 @@ async def customers_search(
 
 
 @_contract_errors
-async def products_list(ctx: ToolContext, params: ProductsListRequest) -> ProductsListResponse:
+async def products_list(ctx: ServerContext, params: ProductsListRequest) -> ProductsListResponse:
     """REQ-LUJ-07/08: category and availability filters, limit/offset, the total count."""
     ctx.policy.check_operation(Operation.READ, "product.product")
     domain: list[Any] = [["sale_ok", "=", True]]
@@ -213,7 +214,7 @@ async def products_list(ctx: ToolContext, params: ProductsListRequest) -> Produc
 
 @_contract_errors
 async def deliveries_track(
-    ctx: ToolContext, params: DeliveriesTrackRequest
+    ctx: ServerContext, params: DeliveriesTrackRequest
 ) -> DeliveriesTrackResponse:
     """REQ-LUJ-09..12: one search_read; events only from what Odoo recorded: the creation,
     the validation (``date_done``) and, for a cancelled delivery, its last change. A planned

@@ -32,27 +32,21 @@ What comes in (exceptions) and what goes out (category / code)::
     ├── configuration              false               error
     └── unknown                    false               error
 
-The result is an :class:`ErrorResponse` (REQ-10-02); :func:`to_tool_result` renders it as a
-tool result with ``isError: true`` (REQ-10-17) without any traceback (REQ-10-14). The
-JSON-RPC errors for unknown tools and invalid parameters (REQ-10-16) are built by
-:mod:`odoo_mcp.adapter.errors` for the server wiring.
+The result is an :class:`ErrorResponse` (REQ-10-02), sent without any traceback (REQ-10-14).
+The MCP adapter (:mod:`odoo_mcp.adapter.errors`) renders it as a tool result with
+``isError: true`` (REQ-10-17), or as the JSON-RPC errors for unknown tools and invalid
+parameters (REQ-10-16).
 """
 
 from __future__ import annotations
 
-from odoo_mcp.adapter.errors import (
-    error_tool_result,
-    internal_error,
-    invalid_params_error,
-    invalid_params_response,
-    unknown_tool_error,
-)
 from odoo_mcp.errors import patterns_odoo19 as _odoo19  # registers its patterns on import
 from odoo_mcp.errors.categories import ErrorCategory, ErrorCode, retry_for
 from odoo_mcp.errors.classify import SpecShapedError, classify, wizard_required
 from odoo_mcp.errors.log import log_error, log_level
+from odoo_mcp.errors.params import invalid_params_response
 from odoo_mcp.errors.patterns import ERROR_PATTERNS, ErrorPattern, register_pattern
-from odoo_mcp.errors.response import ErrorResponse, ToolError, to_json, to_payload, to_tool_result
+from odoo_mcp.errors.response import ErrorResponse, ToolError, to_json, to_payload
 from odoo_mcp.errors.sanitize import sanitize_args, scrub_text
 from odoo_mcp.errors.suggestions import FieldHint, FieldLookup
 
@@ -67,9 +61,6 @@ __all__ = [
     "SpecShapedError",
     "ToolError",
     "classify",
-    "error_tool_result",
-    "internal_error",
-    "invalid_params_error",
     "invalid_params_response",
     "log_error",
     "log_level",
@@ -79,8 +70,6 @@ __all__ = [
     "scrub_text",
     "to_json",
     "to_payload",
-    "to_tool_result",
-    "unknown_tool_error",
     "wizard_required",
 ]
 

@@ -11,14 +11,13 @@ import json
 from collections.abc import Mapping
 from typing import Literal
 
-from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from odoo_mcp.errors.categories import ErrorCategory, default_retry_after, retry_for
 from odoo_mcp.errors.sanitize import scrub_text
 from odoo_mcp.errors.suggestions import category_suggestion
 
-__all__ = ["ErrorResponse", "ToolError", "to_json", "to_payload", "to_tool_result"]
+__all__ = ["ErrorResponse", "ToolError", "to_json", "to_payload"]
 
 
 class ErrorResponse(BaseModel):
@@ -113,17 +112,3 @@ def to_payload(response: ErrorResponse) -> dict[str, JsonValue]:
 def to_json(response: ErrorResponse) -> str:
     """REQ-10-04: the JSON text of a response; absent optional fields are left out."""
     return json.dumps(to_payload(response), ensure_ascii=False)
-
-
-def to_tool_result(response: ErrorResponse) -> CallToolResult:
-    """REQ-10-17: an Odoo error is a tool result with ``isError: true``, not a protocol error.
-
-    The text content carries the JSON for clients that only read text; the structured content
-    carries the same object.
-    """
-    payload = to_payload(response)
-    return CallToolResult(
-        content=[TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
-        structured_content=payload,
-        is_error=True,
-    )

@@ -14,20 +14,20 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from odoo_mcp.connection import OdooError
+from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import MAX_PATH_DEPTH, OPERATOR_DOCS, DomainError, parse_domain
 from odoo_mcp.domain.patterns import render_patterns
 from odoo_mcp.domain.x2many import COMMANDS
+from odoo_mcp.errors.params import invalid_request
 from odoo_mcp.registry import FieldInfo
-from odoo_mcp.resources.reader import ResourceContext, user_display_name
-from odoo_mcp.resources.uris import InvalidResourceUri
-from odoo_mcp.resources.workflows import Workflow, workflow_for
+from odoo_mcp.registry.workflows import Workflow, workflow_for
 from odoo_mcp.safety import Operation
 from odoo_mcp.tools.core_common import DOMAIN_HELP
 from odoo_mcp.tools.core_toolsets import without_credentials
 
 __all__ = ["PROMPTS", "PromptSpec", "render_prompt"]
 
-Render = Callable[[ResourceContext, Mapping[str, str]], Awaitable[str]]
+Render = Callable[[ServerContext, Mapping[str, str]], Awaitable[str]]
 WELL_KNOWN: Final = (
     "res.partner", "sale.order", "sale.order.line", "product.product", "product.template",
     "account.move", "stock.picking", "crm.lead", "res.company", "res.users",
@@ -52,22 +52,22 @@ class PromptSpec:
     render: Render
 
 
-def _tools(rc: ResourceContext) -> set[str]:
-    return set(rc.tools.tool_names)
+def _tools(rc: ServerContext) -> set[str]:
+    return set(rc.tool_names)
 
 
-def _model_arg(rc: ResourceContext, args: Mapping[str, str]) -> str:
+def _model_arg(rc: ServerContext, args: Mapping[str, str]) -> str:
     model = (args.get("model_name") or "").strip()
     if not model:
-        raise InvalidResourceUri("the prompt needs the argument model_name, e.g. sale.order")
-    rc.tools.policy.check_operation(Operation.READ, model)
+        raise invalid_request("the prompt needs the argument model_name, e.g. sale.order")
+    rc.policy.check_operation(Operation.READ, model)
     return model
 
 
-async def _visible_fields(rc: ResourceContext, model: str) -> dict[str, FieldInfo]:
+async def _visible_fields(rc: ServerContext, model: str) -> dict[str, FieldInfo]:
     """REQ-06-22: the model's fields without the blocked ones."""
-    fields = await rc.tools.registry.get_fields(model)
-    policy = rc.tools.policy
+    fields = await rc.registry.get_fields(model)
+    policy = rc.policy
     return {n: f for n, f in fields.items() if not policy.is_field_blocked(model, n)}
 
 
@@ -92,28 +92,28 @@ def _required(fields: Mapping[str, FieldInfo]) -> list[str]:
     return [n for n, f in fields.items() if f.required and not f.readonly]
 
 
-async def overview(rc: ResourceContext, args: Mapping[str, str]) -> str:
+async def overview(rc: ServerContext, args: Mapping[str, str]) -> str:
     """REQ-06-17: the instance (version, edition, URL, database, user and uid), the toolsets
     this server enabled, the tool count, the key models and how to start, naming only the
     tools that are registered."""
-    odoo = rc.tools.odoo
+    odoo = rc.odoo
     info = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
     version = odoo.odoo_version
     tools = sorted(_tools(rc))
-    registry = rc.tools.toolsets
+    registry = rc.toolsets
     owner = registry.get_toolset_for_tool if registry is not None else (lambda tool: None)
     toolsets = sorted({owner(tool) or "?" for tool in tools})
     uid = getattr(info, "uid", None)
-    user = await user_display_name(rc, uid, getattr(info, "username", None))
+    user = await rc.user_display_name(uid, getattr(info, "username", None))
     url = getattr(info, "url", None)
-    models = [m for m in WELL_KNOWN if rc.tools.policy.is_model_readable(m)]
+    models = [m for m in WELL_KNOWN if rc.policy.is_model_readable(m)]
     lines = [
         f"You are connected to an Odoo {version or 'unknown'} "
         f"({getattr(version, 'edition', 'unknown')}) instance at "
         f"{without_credentials(url) if isinstance(url, str) and url else '?'}.",
         f"Database: {getattr(info, 'database', None) or '?'}",
         f"User: {user or '?'} (uid: {uid if uid is not None else '?'})",
-        f"Mode: {rc.tools.policy.mode.value}",
+        f"Mode: {rc.policy.mode.value}",
         "",
         f"Available toolsets: {', '.join(toolsets) or '(none)'}",
         f"Total tools: {len(tools)} ({', '.join(tools)})",
@@ -152,7 +152,7 @@ def _error_example() -> str:
     raise AssertionError("the validator accepted 'in' with a string")  # pragma: no cover
 
 
-async def domain_help(rc: ResourceContext, args: Mapping[str, str]) -> str:
+async def domain_help(rc: ServerContext, args: Mapping[str, str]) -> str:
     """REQ-06-18: the complete L2/04a reference (structure, the 16 operators, their notes,
     field paths, dates, x2many commands, common patterns, validation, the error shape)."""
     commands = [f"- {code} {name}: {form} - {text}" for code, (name, form, text) in
@@ -221,10 +221,10 @@ async def domain_help(rc: ResourceContext, args: Mapping[str, str]) -> str:
     )
 
 
-async def _description(rc: ResourceContext, model: str) -> str:
+async def _description(rc: ServerContext, model: str) -> str:
     """REQ-06-19: the model's description (ir.model name); the model name if unreadable."""
     try:
-        rows = await rc.tools.odoo.search_read("ir.model", [["model", "=", model]], ["name"],
+        rows = await rc.odoo.search_read("ir.model", [["model", "=", model]], ["name"],
                                                limit=1)  # fmt: skip
     except OdooError:
         return model
@@ -295,15 +295,15 @@ def _tips(model: str, fields: Mapping[str, FieldInfo], flow: Workflow | None) ->
     return [f"- {tip}" for tip in tips]
 
 
-async def model_guide(rc: ResourceContext, args: Mapping[str, str]) -> str:
+async def model_guide(rc: ServerContext, args: Mapping[str, str]) -> str:
     """REQ-06-19: the model and its description, fields grouped (required, key, other), the
     state machine, common operations with key filters, related models and tips."""
     model = _model_arg(rc, args)
     fields = await _visible_fields(rc, model)
-    key = await rc.tools.registry.key_fields(model, rc.tools.policy.is_field_blocked)
+    key = await rc.registry.key_fields(model, rc.policy.is_field_blocked)
     required = _required(fields)
     others = [n for n in fields if n not in required and n not in key][:25]
-    version = rc.tools.odoo.odoo_version
+    version = rc.odoo.odoo_version
     flow = workflow_for(model, version.major if version else None)
     tools = _tools(rc)
     description = await _description(rc, model)
@@ -318,7 +318,7 @@ async def model_guide(rc: ResourceContext, args: Mapping[str, str]) -> str:
     if CREATE in tools:
         lines.append(f'- Create: {CREATE} with model="{model}" (prompt odoo_create_record)')
     else:
-        lines.append(f"- Create: not available ({rc.tools.policy.mode.value} mode)")
+        lines.append(f"- Create: not available ({rc.policy.mode.value} mode)")
     lines += ["- Key filters:", *_key_filters(model, fields, key)]
     related: dict[str, list[str]] = {}
     for name, info in fields.items():
@@ -330,16 +330,16 @@ async def model_guide(rc: ResourceContext, args: Mapping[str, str]) -> str:
     return "\n".join(lines)
 
 
-async def create_record(rc: ResourceContext, args: Mapping[str, str]) -> str:
+async def create_record(rc: ServerContext, args: Mapping[str, str]) -> str:
     """REQ-06-20: required fields with types and descriptions, the default values Odoo
     gives, example values for common fields and how to fill relational fields."""
     model = _model_arg(rc, args)
     fields = await _visible_fields(rc, model)
-    key = await rc.tools.registry.key_fields(model, rc.tools.policy.is_field_blocked)
+    key = await rc.registry.key_fields(model, rc.policy.is_field_blocked)
     required = _required(fields)
     common = [n for n in key if n in fields and n not in required and not fields[n].readonly
               and fields[n].type not in ("binary", "one2many")][:6]  # fmt: skip
-    defaults = await rc.tools.odoo.execute_kw(model, "default_get", [required + common])
+    defaults = await rc.odoo.execute_kw(model, "default_get", [required + common])
     defaults = defaults if isinstance(defaults, dict) else {}
     lines = [f"# Creating a {model} record", "", "## Required fields"]
     lines += [
@@ -366,17 +366,17 @@ async def create_record(rc: ResourceContext, args: Mapping[str, str]) -> str:
     else:
         lines.append(
             f"Creating {model} records is not available: this server runs in "
-            f"{rc.tools.policy.mode.value} mode, which offers no create tool."
+            f"{rc.policy.mode.value} mode, which offers no create tool."
         )
     return "\n".join(lines)
 
 
-async def search_help(rc: ResourceContext, args: Mapping[str, str]) -> str:
+async def search_help(rc: ServerContext, args: Mapping[str, str]) -> str:
     """REQ-06-21: a suggested domain for the need, the fields to ask for, the call to make."""
     model = _model_arg(rc, args)
     query = (args.get("query") or "").strip()
     fields = await _visible_fields(rc, model)
-    key = await rc.tools.registry.key_fields(model, rc.tools.policy.is_field_blocked)
+    key = await rc.registry.key_fields(model, rc.policy.is_field_blocked)
     name_field = "name" if "name" in fields else next(iter(key), "id")
     words = [w for w in query.split() if len(w) > 2][:3]
     domain: list[object] = []
@@ -412,12 +412,13 @@ PROMPTS: Final = (
 )  # fmt: skip
 
 
-async def render_prompt(rc: ResourceContext, name: str, args: Mapping[str, str]) -> str:
-    """REQ-06-17..21: the prompt's text; an unknown name is InvalidResourceUri (-32602)."""
+async def render_prompt(rc: ServerContext, name: str, args: Mapping[str, str]) -> str:
+    """REQ-06-17..21: the prompt's text; an unknown name or a missing argument is
+    INVALID_RESOURCE (-32602)."""
     spec = next((p for p in PROMPTS if p.name == name), None)
     if spec is None:
-        raise InvalidResourceUri(f"unknown prompt {name}; see prompts/list")
+        raise invalid_request(f"unknown prompt {name}; see prompts/list")
     missing = [arg for arg, _ in spec.arguments if not (args.get(arg) or "").strip()]
     if missing:
-        raise InvalidResourceUri(f"prompt {name} needs the argument(s) {', '.join(missing)}")
+        raise invalid_request(f"prompt {name} needs the argument(s) {', '.join(missing)}")
     return await spec.render(rc, args)

@@ -8,13 +8,11 @@ record costs one ``read`` and a listing one ``search_read``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from odoo_mcp.connection import OdooError
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.errors import ToolError
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.formatting import normalize_records
@@ -27,8 +25,7 @@ from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
 from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets
 
 __all__ = [
-    "RESOURCES", "TEMPLATES", "ResourceContext", "ResourceInfo", "read_resource",
-    "user_display_name",
+    "RESOURCES", "TEMPLATES", "ResourceInfo", "read_resource",
 ]  # fmt: skip
 
 
@@ -69,19 +66,6 @@ TEMPLATES: Final = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class ResourceContext:
-    """The tools' context plus what only resources show."""
-
-    tools: ToolContext
-    server_version: str
-    rate_limit: dict[str, Any] = field(default_factory=dict)
-    #: uid -> the user's display name, read once (system/info is polled by subscriptions)
-    user_names: dict[int, str] = field(default_factory=dict)
-    #: REQ-06-14: the subscription poll interval in seconds, shown in system/info
-    poll_interval: float | None = None
-
-
 def _not_found(message: str, model: str | None) -> ToolError:
     return ToolError(
         "NOT_FOUND",
@@ -93,31 +77,15 @@ def _not_found(message: str, model: str | None) -> ToolError:
     )
 
 
-async def user_display_name(rc: ResourceContext, uid: object, login: object) -> object:
-    """REQ-06-02: the user's display name ("Mitchell Admin", not the login "admin"), read
-    once per uid; the login where res.users is blocked or the read fails."""
-    if not isinstance(uid, int) or not rc.tools.policy.is_model_readable("res.users"):
-        return login
-    if uid not in rc.user_names:
-        try:
-            rows = await rc.tools.odoo.read("res.users", [uid], ["name"])
-        except OdooError:
-            return login
-        if not rows or not rows[0].get("name"):
-            return login
-        rc.user_names[uid] = str(rows[0]["name"])
-    return rc.user_names[uid]
-
-
-async def _system_info(rc: ResourceContext) -> dict[str, Any]:
+async def _system_info(rc: ServerContext) -> dict[str, Any]:
     """REQ-06-02: the Odoo instance and this server, with the seed's keys; also the
     connection's state (what subscribers of system/info hear about, REQ-06-15) and the
     subscription poll interval (REQ-06-14: configurable, 60 s by default)."""
-    odoo = rc.tools.odoo
+    odoo = rc.odoo
     info = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
     version = odoo.odoo_version
     uid = getattr(info, "uid", None)
-    name = await user_display_name(rc, uid, getattr(info, "username", None))
+    name = await rc.user_display_name(uid, getattr(info, "username", None))
     return {
         "server_version": str(version) if version else None,
         "server_edition": getattr(version, "edition", "unknown") if version else "unknown",
@@ -131,53 +99,49 @@ async def _system_info(rc: ResourceContext) -> dict[str, Any]:
     }
 
 
-async def _system_modules(rc: ResourceContext) -> dict[str, Any]:
+async def _system_modules(rc: ServerContext) -> dict[str, Any]:
     """REQ-06-03: installed modules: the registry's (read at start-up, REQ-07-09), else one
     search_read, kept for the next time."""
-    found = await rc.tools.registry.get_installed_modules()
+    found = await rc.registry.get_installed_modules()
     modules = [{"name": m.name, "state": "installed", "shortdesc": m.shortdesc} for m in found]
     return {"modules": modules, "count": len(modules)}
 
 
-def _config_safety(rc: ResourceContext) -> dict[str, Any]:
+def _config_safety(rc: ServerContext) -> dict[str, Any]:
     """REQ-06-05: the mode and the effective lists, defaults included (decision 12)."""
-    described = rc.tools.policy.describe()
+    described = rc.policy.describe()
     return {"operation_mode": described.pop("mode"), **described, "rate_limit": rc.rate_limit}
 
 
-async def _model_methods(rc: ResourceContext, model: str) -> dict[str, Any]:
+async def _model_methods(rc: ServerContext, model: str) -> dict[str, Any]:
     """REQ-06-07: action_/button_ methods of well-known models (decision 8's static table).
 
     REQ-07-20: the registry backs it: the static registry file's methods are merged in.
     """
-    version = rc.tools.odoo.odoo_version
+    version = rc.odoo.odoo_version
     flow = workflow_for(model, version.major if version else None)
-    static = rc.tools.registry.static_model(model)
+    static = rc.registry.static_model(model)
     table = merge_methods(model, static.methods if static else {}, flow.methods if flow else ())
     methods = [m.model_dump() for m in table]
-    visible = [m for m in methods if rc.tools.policy.is_method_allowed(m["name"])]
+    visible = [m for m in methods if rc.policy.is_method_allowed(m["name"])]
     note = None if table else "No method table for this model: odoo_core_execute can still "
     "call its public methods; odoo_core_fields_get shows its fields."
     return {"model": model, "methods": visible, **({"note": note} if note else {})}
 
 
-async def _model_states(rc: ResourceContext, model: str) -> dict[str, Any]:
+async def _model_states(rc: ServerContext, model: str) -> dict[str, Any]:
     """REQ-06-08: states from the selection, transitions from the static table.
 
     REQ-07-20: the states are the registry's (live selection, merged with the static file).
     """
-    version = rc.tools.odoo.odoo_version
+    version = rc.odoo.odoo_version
     flow = workflow_for(model, version.major if version else None)
     state_field = flow.state_field if flow else "state"
-    fields = await rc.tools.registry.get_fields(model)
+    fields = await rc.registry.get_fields(model)
     info = fields.get(state_field)
-    if (
-        info is None
-        or info.type != "selection"
-        or rc.tools.policy.is_field_blocked(model, state_field)
-    ):
+    if info is None or info.type != "selection" or rc.policy.is_field_blocked(model, state_field):
         raise _not_found(f"{model} has no state field; it has no state machine", model)
-    static = rc.tools.registry.static_model(model)
+    static = rc.registry.static_model(model)
     states = merge_states(model, static.states if static else None, info.selection or ())
     return {
         "model": model,
@@ -190,9 +154,9 @@ async def _model_states(rc: ResourceContext, model: str) -> dict[str, Any]:
     }
 
 
-async def _record(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
+async def _record(rc: ServerContext, ref: ResourceRef) -> dict[str, Any]:
     """REQ-06-09/10: the key fields of one record, normalised, no binary; one read."""
-    ctx, model = rc.tools, str(ref.model)
+    ctx, model = rc, str(ref.model)
     names = await ctx.registry.key_fields(model, ctx.policy.is_field_blocked)
     rows = await ctx.odoo.read(model, [int(ref.record_id or 0)], ["id", *names])
     if not rows:
@@ -202,12 +166,12 @@ async def _record(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
     return {"model": model, "record": record}
 
 
-async def _listing(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
+async def _listing(rc: ServerContext, ref: ResourceRef) -> dict[str, Any]:
     """REQ-06-11: records of a domain (validated like the tools'), key fields only.
 
     REQ-06-12: the limit is 20 unless given, and at most 100 (parse_uri clamps it).
     """
-    ctx, model = rc.tools, str(ref.model)
+    ctx, model = rc, str(ref.model)
     domain, warnings = await checked_domain(ctx, model, list(ref.domain))
     names = await ctx.registry.key_fields(model, ctx.policy.is_field_blocked)
     rows = await ctx.odoo.search_read(model, domain, ["id", *names], limit=ref.limit)
@@ -222,7 +186,7 @@ async def _listing(rc: ResourceContext, ref: ResourceRef) -> dict[str, Any]:
     return result
 
 
-async def read_resource(rc: ResourceContext, uri: str) -> dict[str, Any]:
+async def read_resource(rc: ServerContext, uri: str) -> dict[str, Any]:
     """REQ-06-01: parse, check the safety policy (REQ-06-22), then answer; Odoo's refusals
     and the policy's come back as errors, never as an empty answer (REQ-06-23).
 
@@ -230,19 +194,19 @@ async def read_resource(rc: ResourceContext, uri: str) -> dict[str, Any]:
     """
     ref = parse_uri(uri)
     if ref.model is not None:
-        rc.tools.policy.check_operation(Operation.READ, ref.model)
+        rc.policy.check_operation(Operation.READ, ref.model)
     match ref.kind:
         case "system_info":
             return await _system_info(rc)
         case "system_modules":
             return await _system_modules(rc)
         case "system_toolsets":
-            answer = await list_toolsets(rc.tools, ListToolsetsInput())
+            answer = await list_toolsets(rc, ListToolsetsInput())
             return answer.model_dump(mode="json")
         case "config_safety":
             return _config_safety(rc)
         case "model_fields":
-            described = await fields_get(rc.tools, FieldsGetInput(model=str(ref.model)))
+            described = await fields_get(rc, FieldsGetInput(model=str(ref.model)))
             return described.model_dump(mode="json")
         case "model_methods":
             return await _model_methods(rc, str(ref.model))

@@ -7,20 +7,17 @@ of that model, whatever the number of subscriptions, and notifies only the URIs 
 ``write_date`` changed; system/info notifies when the connection's state changes, which the
 round checks itself with one cheap call while anyone subscribes to it (REQ-06-15).
 Notifications go to handshake-era sessions (``send_resource_updated``) and to the 2026-era
-listen streams (the SDK's subscription bus). A session whose notification fails is closed:
-its subscriptions are dropped.
+listen streams (``publish``: the MCP adapter gives the SDK's subscription bus). A session whose
+notification fails is closed: its subscriptions are dropped.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
-
-from mcp import MCPError
-from mcp.server.subscriptions import ResourceUpdated, SubscriptionBus
-from mcp.types import INVALID_PARAMS
 
 from odoo_mcp.connection import OdooError
 from odoo_mcp.connection.base import OdooCalls
@@ -30,12 +27,19 @@ from odoo_mcp.resources.uris import parse_uri
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.policy import SafetyPolicy
 
-__all__ = ["MAX_SUBSCRIPTIONS", "SubscriptionManager"]
+__all__ = ["MAX_SUBSCRIPTIONS", "Publish", "SubscriptionManager", "SubscriptionRefused"]
 
 logger = logging.getLogger(__name__)
 #: REQ-06-16: per client
 MAX_SUBSCRIPTIONS: Final = 50
 SYSTEM_INFO: Final = "odoo://system/info"
+#: notifies the 2026-era listen streams that a URI changed
+Publish = Callable[[str], Awaitable[None]]
+
+
+class SubscriptionRefused(ValueError):
+    """REQ-06-15/16: a URI that cannot be subscribed to, or one subscription too many
+    (JSON-RPC -32602, with no SPEC-10 data)."""
 
 
 @dataclass
@@ -53,12 +57,12 @@ class SubscriptionManager:
         policy: SafetyPolicy,
         *,
         interval: float = 60.0,
-        bus: SubscriptionBus | None = None,
+        publish: Publish | None = None,
     ) -> None:
         self.odoo = odoo
         self.policy = policy
         self.interval = interval
-        self.bus = bus
+        self.publish = publish
         self.clients: dict[str, _Client] = {}
         self.write_dates: dict[tuple[str, int], Any] = {}
         self.last_state: str | None = None
@@ -68,17 +72,16 @@ class SubscriptionManager:
         write_date is read now, so that a change before the first round is seen."""
         ref = parse_uri(uri)
         if ref.kind not in ("record", "system_info"):
-            raise MCPError(
-                INVALID_PARAMS,
+            raise SubscriptionRefused(
                 f"{uri} cannot be subscribed to: only odoo://record/<model>/<id> and "
-                "odoo://system/info can",
-                None,
+                "odoo://system/info can"
             )
         entry = self.clients.setdefault(client, _Client(session))
         entry.session = session
         if uri not in entry.uris and len(entry.uris) >= MAX_SUBSCRIPTIONS:
-            raise MCPError(INVALID_PARAMS, f"at most {MAX_SUBSCRIPTIONS} subscriptions per "
-                           "client: unsubscribe from one first", None)  # fmt: skip
+            raise SubscriptionRefused(
+                f"at most {MAX_SUBSCRIPTIONS} subscriptions per client: unsubscribe from one first"
+            )
         if ref.kind == "record" and ref.model and ref.record_id:
             self.policy.check_operation(Operation.READ, ref.model)
             key = (ref.model, ref.record_id)
@@ -166,5 +169,5 @@ class SubscriptionManager:
                 except Exception:  # the session is gone: forget it
                     logger.info("dropping the subscriptions of closed session %s", client)
                     self.drop_client(client)
-            if self.bus is not None:
-                await self.bus.publish(ResourceUpdated(uri=uri))
+            if self.publish is not None:
+                await self.publish(uri)

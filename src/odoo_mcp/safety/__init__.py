@@ -4,7 +4,7 @@ Layering (SPEC-11 header): modes -> annotations -> model/field/method filters ->
 -> audit logging. Every refusal is a ``SafetyError`` raised before anything reaches Odoo.
 """
 
-from odoo_mcp.safety.annotations import ToolHints, tool_annotations, workflow_hints
+from odoo_mcp.safety.annotations import ToolHints, workflow_hints
 from odoo_mcp.safety.audit import AuditLogger, AuditRecord, AuditSettings, sanitize
 from odoo_mcp.safety.blocklists import (
     DEFAULT_FIELD_BLOCKLIST,
@@ -36,6 +36,5 @@ __all__ = [
     "enforce_mode",
     "is_tool_visible",
     "sanitize",
-    "tool_annotations",
     "workflow_hints",
 ]

@@ -1,4 +1,4 @@
-"""SPEC-11 §6: the MCP annotations of a tool, all four hints explicit (decision 5).
+"""SPEC-11 §6: the hints behind a tool's MCP annotations, all four explicit (decision 5).
 
 The MCP defaults (readOnly false, destructive true, idempotent false, openWorld true) are the
 unsafe ones, and SPEC-03's own dataclass defaults destructive to false: so no hint is ever left
@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from mcp.types import ToolAnnotations
-
 __all__ = [
     "CHANGES",
     "CHANGES_IDEMPOTENT",
@@ -21,7 +19,6 @@ __all__ = [
     "READS",
     "ToolHints",
     "WorkflowKind",
-    "tool_annotations",
     "workflow_hints",
 ]
 
@@ -37,16 +34,6 @@ class ToolHints:
     destructive: bool
     idempotent: bool
 
-    def annotations(self, title: str) -> ToolAnnotations:
-        """REQ-11-17, REQ-03-13: a title and the four booleans, every one set explicitly."""
-        return ToolAnnotations(
-            title=title,
-            read_only_hint=self.read_only,
-            destructive_hint=self.destructive,
-            idempotent_hint=self.idempotent,
-            open_world_hint=True,
-        )
-
 
 #: REQ-11-18 row 1: tools that only read
 READS: Final = ToolHints(read_only=True, destructive=False, idempotent=True)
@@ -56,13 +43,6 @@ CHANGES: Final = ToolHints(read_only=False, destructive=False, idempotent=False)
 CHANGES_IDEMPOTENT: Final = ToolHints(read_only=False, destructive=False, idempotent=True)
 #: REQ-04-18: deleting is destructive; deleting twice leaves the same state
 DELETES: Final = ToolHints(read_only=False, destructive=True, idempotent=True)
-
-
-def tool_annotations(
-    title: str, *, read_only: bool, destructive: bool, idempotent: bool
-) -> ToolAnnotations:
-    """REQ-11-17: a title and the four booleans, every one set explicitly."""
-    return ToolHints(read_only, destructive, idempotent).annotations(title)
 
 
 def workflow_hints(kind: WorkflowKind) -> ToolHints:

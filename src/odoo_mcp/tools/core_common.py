@@ -26,7 +26,7 @@ from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooRpcError
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import parse_domain, validate_domain, validate_order
 from odoo_mcp.registry import FieldInfo
 
@@ -153,7 +153,7 @@ class ResultModel(BaseModel):
 
 
 async def checked_domain(
-    ctx: ToolContext, model: str, domain: list[Any]
+    ctx: ServerContext, model: str, domain: list[Any]
 ) -> tuple[list[Any], tuple[str, ...]]:
     """REQ-04a-13: structure first (no round trip), then paths and blocked fields (decision 11)."""
     validated = await validate_domain(
@@ -162,7 +162,7 @@ async def checked_domain(
     return validated.to_odoo(), validated.warnings
 
 
-async def checked_order(ctx: ToolContext, model: str, order: str | None) -> str | None:
+async def checked_order(ctx: ServerContext, model: str, order: str | None) -> str | None:
     """REQ-04-01: the ``order`` string, validated (decision 11), as Odoo reads it."""
     terms = await validate_order(
         order, model, fields=ctx.registry, is_field_blocked=ctx.policy.is_field_blocked
@@ -171,7 +171,7 @@ async def checked_order(ctx: ToolContext, model: str, order: str | None) -> str 
 
 
 def stored_readable_fields(
-    ctx: ToolContext, model: str, fields: Mapping[str, FieldInfo]
+    ctx: ServerContext, model: str, fields: Mapping[str, FieldInfo]
 ) -> list[str]:
     """REQ-04-06: read's default, "all stored fields": stored, not blocked (SPEC-11).
 
@@ -190,7 +190,7 @@ def is_missing_error(error: OdooRpcError) -> bool:
 
 
 async def existing_ids(
-    ctx: ToolContext, model: str, ids: list[int], context: Mapping[str, object] | None
+    ctx: ServerContext, model: str, ids: list[int], context: Mapping[str, object] | None
 ) -> list[int]:
     """REQ-04-07: which of ``ids`` exist (one search; archived records count, as read sees them)."""
     search_context = {**(context or {}), "active_test": False}

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from odoo_mcp.connection import CallOutcome
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import OPERATORS
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES
@@ -34,6 +34,7 @@ from odoo_mcp.tools.core_common import (
     OdooContext,
     ResultModel,
 )
+from odoo_mcp.tools.spec import ToolSpec
 
 __all__ = ["NO_KWARGS_METHODS", "TOOLS", "ExecuteInput", "ExecuteResult", "execute"]
 
@@ -147,7 +148,7 @@ def _filter_paths(value: object) -> Iterator[str]:
             yield from _filter_paths(item)
 
 
-def _check_name_searches(ctx: ToolContext, model: str, params: ExecuteInput) -> None:
+def _check_name_searches(ctx: ServerContext, model: str, params: ExecuteInput) -> None:
     """REQ-11-14 (issue 13): Odoo's name search, and a filter on display_name, match fields
     beyond the name; where one of them is blocked, the search would be an oracle on it.
     A dotted path's model is not resolved here: any name search model with a blocked field
@@ -162,7 +163,9 @@ def _check_name_searches(ctx: ToolContext, model: str, params: ExecuteInput) -> 
             ctx.policy.check_name_search(searched)
 
 
-def _check_fields(ctx: ToolContext, model: str, operation: Operation, params: ExecuteInput) -> None:
+def _check_fields(
+    ctx: ServerContext, model: str, operation: Operation, params: ExecuteInput
+) -> None:
     """REQ-11-14: a blocked field named anywhere in the arguments is refused (decision 11)."""
     # Top-level strings are plain arguments (a name_search text), not field names.
     named = [name for arg in params.args if not isinstance(arg, str) for name in _named_fields(arg)]
@@ -177,7 +180,7 @@ def _check_fields(ctx: ToolContext, model: str, operation: Operation, params: Ex
         ctx.policy.check_values(model, dict.fromkeys(blocked))
 
 
-def _strip_blocked(ctx: ToolContext, model: str, value: Any) -> Any:
+def _strip_blocked(ctx: ServerContext, model: str, value: Any) -> Any:
     """REQ-11-14: blocked fields never leave the server, whatever the method returned."""
     if isinstance(value, dict):
         return {
@@ -210,7 +213,7 @@ def _call_arguments(
     return {}, context, [warning]
 
 
-def _result(ctx: ToolContext, model: str, outcome: CallOutcome) -> ExecuteResult:
+def _result(ctx: ServerContext, model: str, outcome: CallOutcome) -> ExecuteResult:
     value = outcome.result
     if is_action(value):
         return ExecuteResult(result_type="action", action=summarize_action(value))
@@ -221,7 +224,7 @@ def _result(ctx: ToolContext, model: str, outcome: CallOutcome) -> ExecuteResult
 
 
 async def _name_get_without_name_get(
-    ctx: ToolContext, params: ExecuteInput
+    ctx: ServerContext, params: ExecuteInput
 ) -> ExecuteResult | None:
     """REQ-04-28: ``name_get`` is gone from Odoo 17; answer it from ``display_name`` there.
 
@@ -245,7 +248,7 @@ def _operation_of_call(params: ExecuteInput) -> Operation:
     return operation_of_method(params.method)
 
 
-async def execute(ctx: ToolContext, params: ExecuteInput) -> ExecuteResult:
+async def execute(ctx: ServerContext, params: ExecuteInput) -> ExecuteResult:
     """REQ-04-25: run any public method of a model; the generic escape hatch.
 
     REQ-04-26: private and blocked methods refused, mode checked, NO_KWARGS_METHODS stripped.

@@ -13,7 +13,7 @@ from typing import Any, Final
 from pydantic import BaseModel, Field
 
 from odoo_mcp.connection import OdooRpcError
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import normalize_datetime
 from odoo_mcp.registry import FIELDS_GET_ATTRIBUTES, FieldInfo
 from odoo_mcp.safety import Operation
@@ -26,6 +26,7 @@ from odoo_mcp.tools.core_common import (
     existing_ids,
     is_missing_error,
 )
+from odoo_mcp.tools.spec import ToolSpec
 
 __all__ = [
     "TOOLS",
@@ -97,7 +98,7 @@ def _summary(name: str, raw: Mapping[str, Any], attributes: Iterable[str]) -> di
     return summary
 
 
-async def fields_get(ctx: ToolContext, params: FieldsGetInput) -> FieldsGetResult:
+async def fields_get(ctx: ServerContext, params: FieldsGetInput) -> FieldsGetResult:
     """REQ-04-22: field definitions of a model, summarized for an LLM.
 
     REQ-04-23: label, type, required, readonly, and help/relation/selection when set.
@@ -147,7 +148,7 @@ class NameGetResult(ResultModel):
     names: list[NameEntry]
 
 
-async def name_get(ctx: ToolContext, params: NameGetInput) -> NameGetResult:
+async def name_get(ctx: ServerContext, params: NameGetInput) -> NameGetResult:
     """REQ-04-28: display names for record ids (name_get to 16, display_name from 17).
 
     REQ-04-29: one {"id", "name"} per record that exists, in Odoo's order.
@@ -194,7 +195,7 @@ def _default_value(value: Any, info: FieldInfo | None) -> Any:
     return value
 
 
-async def default_get(ctx: ToolContext, params: DefaultGetInput) -> DefaultGetResult:
+async def default_get(ctx: ServerContext, params: DefaultGetInput) -> DefaultGetResult:
     """REQ-04-30: default values for a model's fields.
 
     REQ-04-31: defaults keyed by field name; blocked and unrequested binary fields left out.

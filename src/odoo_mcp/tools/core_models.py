@@ -15,10 +15,11 @@ from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooRpcError
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.model_listing import list_readable_models
 from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.core_common import InputModel, ResultModel
+from odoo_mcp.tools.spec import ToolSpec
 
 __all__ = ["TOOLS", "ListModelsInput", "ListModelsResult", "ModelEntry", "list_models"]
 
@@ -56,7 +57,7 @@ class ListModelsResult(ResultModel):
     count: int
 
 
-async def list_models(ctx: ToolContext, params: ListModelsInput) -> ListModelsResult:
+async def list_models(ctx: ServerContext, params: ListModelsInput) -> ListModelsResult:
     """REQ-04-32: list the Odoo models with basic metadata.
 
     REQ-04-34: blocked models are left out; only models the user may read are listed.
@@ -91,7 +92,7 @@ async def list_models(ctx: ToolContext, params: ListModelsInput) -> ListModelsRe
     return ListModelsResult(models=entries, count=len(entries))
 
 
-async def _field_counts(ctx: ToolContext, models: list[str]) -> dict[str, int]:
+async def _field_counts(ctx: ServerContext, models: list[str]) -> dict[str, int]:
     """REQ-04-33: the number of fields of each model, blocked names left out, in one call."""
     domain = [["model", "in", models], ["name", "not in", sorted(ctx.policy.fields.blocklist)]]
     try:

@@ -14,7 +14,7 @@ from pydantic import BeforeValidator, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooRpcError
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import parse_domain
 from odoo_mcp.domain.order import parse_order
 from odoo_mcp.domain.patterns import render_patterns
@@ -37,6 +37,7 @@ from odoo_mcp.tools.core_common import (
     stored_readable_fields,
     with_domain_help,
 )
+from odoo_mcp.tools.spec import ToolSpec
 
 __all__ = [
     "TOOLS",
@@ -123,11 +124,11 @@ def _requested_fields(params: SearchReadInput, fields: Mapping[str, FieldInfo]) 
     return list(dict.fromkeys(params.fields))
 
 
-def _strip(ctx: ToolContext, model: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def _strip(ctx: ServerContext, model: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [ctx.policy.strip_record(model, row) for row in rows]
 
 
-async def search_read(ctx: ToolContext, params: SearchReadInput) -> SearchReadResult:
+async def search_read(ctx: ServerContext, params: SearchReadInput) -> SearchReadResult:
     """REQ-04-01: search records matching a domain and return the requested fields.
 
     REQ-04-02: model and field checks, then the domain and order, before any Odoo call.
@@ -190,7 +191,7 @@ class ReadResult(ResultModel):
 
 
 async def _read_existing(
-    ctx: ToolContext,
+    ctx: ServerContext,
     model: str,
     ids: list[int],
     fields: list[str] | None,
@@ -206,7 +207,7 @@ async def _read_existing(
     return await ctx.odoo.read(model, existing, fields, context) if existing else []
 
 
-async def read(ctx: ToolContext, params: ReadInput) -> ReadResult:
+async def read(ctx: ServerContext, params: ReadInput) -> ReadResult:
     """REQ-04-06: read specific records by their ids.
 
     REQ-04-07: ids that do not exist are listed in missing_ids (decision 14).
@@ -256,7 +257,7 @@ class CountResult(ResultModel):
     warnings: list[str] | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
-async def count(ctx: ToolContext, params: CountInput) -> CountResult:
+async def count(ctx: ServerContext, params: CountInput) -> CountResult:
     """REQ-04-20: count the records matching a domain.
 
     REQ-04-21: the answer repeats the model and the domain beside the count.

@@ -11,9 +11,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel
 
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.core_common import InputModel, ResultModel
+from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets.report import RegistrationReport
 
 
@@ -49,7 +50,7 @@ def without_credentials(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
-async def list_toolsets(ctx: ToolContext, params: ListToolsetsInput) -> ListToolsetsResult:
+async def list_toolsets(ctx: ServerContext, params: ListToolsetsInput) -> ListToolsetsResult:
     """REQ-03-19: the registered toolsets with their tools; no Odoo call."""
     entries = []
     report = None

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from pydantic import Field
 
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.domain.x2many import check_x2many_commands
 from odoo_mcp.errors import ErrorCategory, ErrorCode, ToolError
 from odoo_mcp.errors.suggestions import FieldHint, field_type_help
@@ -28,6 +28,7 @@ from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES, CHANGES_IDEMPOTENT, DELETES
 from odoo_mcp.tools.core_common import InputModel, ModelName, OdooContext, ResultModel
+from odoo_mcp.tools.spec import ToolSpec
 
 __all__ = [
     "ALLOW_READONLY_KEY",
@@ -82,7 +83,7 @@ class CreateResult(ResultModel):
     message: str
 
 
-async def create(ctx: ToolContext, params: CreateInput) -> CreateResult:
+async def create(ctx: ServerContext, params: CreateInput) -> CreateResult:
     """REQ-04-08: create one record; the answer is its id.
 
     REQ-04-09: readonly refuses, restricted needs the write allowlist, full allows.
@@ -155,7 +156,7 @@ def check_many2one_values(
 
 
 async def _check_readonly(
-    ctx: ToolContext, model: str, values: Mapping[str, Any], context: Mapping[str, Any] | None
+    ctx: ServerContext, model: str, values: Mapping[str, Any], context: Mapping[str, Any] | None
 ) -> None:
     """REQ-04-14: readonly fields are refused unless the context explicitly allows them."""
     if context is not None and context.get(ALLOW_READONLY_KEY) is True:
@@ -175,7 +176,7 @@ async def _check_readonly(
         )
 
 
-async def write(ctx: ToolContext, params: WriteInput) -> WriteResult:
+async def write(ctx: ServerContext, params: WriteInput) -> WriteResult:
     """REQ-04-12: update existing records with the same values.
 
     REQ-04-13: the operation mode is checked as for create.
@@ -214,7 +215,7 @@ class UnlinkResult(ResultModel):
     message: str
 
 
-async def unlink(ctx: ToolContext, params: UnlinkInput) -> UnlinkResult:
+async def unlink(ctx: ServerContext, params: UnlinkInput) -> UnlinkResult:
     """REQ-04-16: delete records.
 
     REQ-04-17: full mode only, blocked models refused; the dispatcher writes the audit line.

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from odoo_mcp.context import ToolSpec
+from odoo_mcp.tools.spec import ToolSpec
 
 __all__ = ["AnySpec", "BaseToolset", "ToolsetMetadata"]
 

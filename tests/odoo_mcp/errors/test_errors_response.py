@@ -9,19 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
-from odoo_mcp.connection.errors import OdooRpcError
-from odoo_mcp.errors import (
-    ErrorCategory,
-    ErrorResponse,
-    ToolError,
-    classify,
+from odoo_mcp.adapter.errors import (
     error_tool_result,
     internal_error,
     invalid_params_error,
-    to_json,
-    to_payload,
     unknown_tool_error,
 )
+from odoo_mcp.connection.errors import OdooRpcError
+from odoo_mcp.errors import ErrorCategory, ErrorResponse, ToolError, classify, to_json, to_payload
 
 _FRAME = '  File "{path}", line {line}, in {func}\n    {code}\n'
 _paths = st.sampled_from(

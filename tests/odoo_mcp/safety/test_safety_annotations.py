@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from mcp.types import ToolAnnotations
 
+from odoo_mcp.adapter.tools import tool_annotations
 from odoo_mcp.safety.annotations import workflow_hints
 from odoo_mcp.toolsets import AnySpec, all_tools
 
@@ -41,9 +43,14 @@ def _spec(tool: str) -> AnySpec:
     return TOOLS[tool]
 
 
+def _annotations(tool: str) -> ToolAnnotations:
+    spec = _spec(tool)
+    return tool_annotations(spec.title, spec.hints)
+
+
 @pytest.mark.parametrize(("tool", "hints"), sorted(EXPECTED.items()))
 def test_hints_match_the_spec_table(tool: str, hints: tuple[bool, bool, bool, bool]) -> None:
-    a = _spec(tool).annotations
+    a = _annotations(tool)
     assert (a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint) == hints
 
 
@@ -54,7 +61,7 @@ def test_every_tool_is_in_the_table() -> None:
 
 @pytest.mark.parametrize("tool", sorted(EXPECTED))
 def test_all_four_hints_and_the_tools_title_are_emitted(tool: str) -> None:
-    wire = _spec(tool).annotations.model_dump(by_alias=True, exclude_none=True)
+    wire = _annotations(tool).model_dump(by_alias=True, exclude_none=True)
     assert set(wire) == {
         "title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"
     }  # fmt: skip

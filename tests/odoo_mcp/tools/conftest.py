@@ -12,7 +12,7 @@ import pytest
 from read_tools_env import VERSIONS, tool_context
 
 from fake_odoo.handle import FakeOdoo
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 
 
 @pytest.fixture(scope="module")
@@ -28,12 +28,12 @@ def fake(fakes: dict[str, FakeOdoo], request: pytest.FixtureRequest) -> Iterator
 
 
 @pytest.fixture
-async def ctx(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
+async def ctx(fake: FakeOdoo) -> AsyncIterator[ServerContext]:
     async with tool_context(fake) as context:
         yield context
 
 
 @pytest.fixture
-async def demo(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
+async def demo(fake: FakeOdoo) -> AsyncIterator[ServerContext]:
     async with tool_context(fake, login="demo") as context:
         yield context

@@ -17,7 +17,7 @@ from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.connection import OdooRpcError
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.safety import Mode, SafetyError, SafetyPolicy
 from odoo_mcp.tools.core_execute import (
     NO_KWARGS_METHODS,
@@ -36,7 +36,7 @@ FULL = SafetyPolicy(mode=Mode.FULL)
 
 
 @pytest.fixture
-async def full(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
+async def full(fake: FakeOdoo) -> AsyncIterator[ServerContext]:
     async with tool_context(fake, policy=FULL) as context:
         yield context
 
@@ -63,7 +63,7 @@ def _state(fake: FakeOdoo, model: str, record_id: int) -> Any:
 # -- values -------------------------------------------------------------------------------------
 
 
-async def test_action_confirm_returns_true_in_one_call(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_action_confirm_returns_true_in_one_call(full: ServerContext, fake: FakeOdoo) -> None:
     order = _draft_order(fake)
     result = await execute(full, _run("sale.order", "action_confirm", [order]))
     assert result.model_dump() == {"result_type": "value", "result": True}
@@ -72,7 +72,7 @@ async def test_action_confirm_returns_true_in_one_call(full: ToolContext, fake: 
     assert _state(fake, "sale.order", order) == "sale"
 
 
-async def test_none_result_is_a_success_with_a_note(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_none_result_is_a_success_with_a_note(full: ServerContext, fake: FakeOdoo) -> None:
     order = _draft_order(fake)
     result = await execute(full, _run("sale.order", "action_quotation_sent", [order]))
     assert result.model_dump() == {"result_type": "value", "result": None, "note": result.note}
@@ -82,7 +82,9 @@ async def test_none_result_is_a_success_with_a_note(full: ToolContext, fake: Fak
     assert fake.call_counts() == 1
 
 
-async def test_kwargs_of_no_kwargs_methods_are_stripped(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_kwargs_of_no_kwargs_methods_are_stripped(
+    full: ServerContext, fake: FakeOdoo
+) -> None:
     order = _draft_order(fake)
     params = _run("sale.order", "action_confirm", [order], kwargs={"force": True})
     result = await execute(full, params)
@@ -91,14 +93,14 @@ async def test_kwargs_of_no_kwargs_methods_are_stripped(full: ToolContext, fake:
     assert "action_confirm" in NO_KWARGS_METHODS and len(NO_KWARGS_METHODS) == 25
 
 
-async def test_an_inline_context_kwarg_is_kept(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_an_inline_context_kwarg_is_kept(full: ServerContext, fake: FakeOdoo) -> None:
     params = _run("res.partner", "search_count", [], kwargs={"context": {"active_test": False}})
     result = await execute(full, params)
     everyone = fake.call("res.partner", "search_count", [], context={"active_test": False})
     assert (result.result, result.warnings) == (everyone, None)
 
 
-async def test_kwargs_pass_through_for_other_methods(full: ToolContext) -> None:
+async def test_kwargs_pass_through_for_other_methods(full: ServerContext) -> None:
     kwargs = {"fields": ["is_company"], "groupby": ["is_company"], "lazy": False}
     result = await execute(full, _run("res.partner", "read_group", [], kwargs=kwargs))
     assert result.warnings is None and isinstance(result.result, list)
@@ -108,7 +110,7 @@ async def test_kwargs_pass_through_for_other_methods(full: ToolContext) -> None:
 # -- actions (REQ-04-27) -------------------------------------------------------------------------
 
 
-async def _short_picking(full: ToolContext, fake: FakeOdoo) -> int:
+async def _short_picking(full: ServerContext, fake: FakeOdoo) -> int:
     order = _draft_order(fake, qty=5)
     await execute(full, _run("sale.order", "action_confirm", [order]))
     picking = fake.read("sale.order", [order], ["picking_ids"])[0]["picking_ids"][-1]
@@ -118,7 +120,7 @@ async def _short_picking(full: ToolContext, fake: FakeOdoo) -> int:
     return int(picking)
 
 
-async def test_backorder_wizard_comes_back_summarized(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_backorder_wizard_comes_back_summarized(full: ServerContext, fake: FakeOdoo) -> None:
     picking = await _short_picking(full, fake)
     fake.reset_calls()
     result = await execute(full, _run("stock.picking", "button_validate", [picking]))
@@ -138,7 +140,7 @@ async def test_backorder_wizard_comes_back_summarized(full: ToolContext, fake: F
 
 
 async def test_following_the_summary_finishes_the_backorder(
-    full: ToolContext, fake: FakeOdoo
+    full: ServerContext, fake: FakeOdoo
 ) -> None:
     picking = await _short_picking(full, fake)
     first = await execute(full, _run("stock.picking", "button_validate", [picking]))
@@ -179,7 +181,7 @@ async def test_demo_user_cannot_confirm_admins_order(fake: FakeOdoo) -> None:
 # -- safety: refused before any Odoo call --------------------------------------------------------
 
 
-async def test_readonly_mode_accepts_only_read_methods(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_readonly_mode_accepts_only_read_methods(ctx: ServerContext, fake: FakeOdoo) -> None:
     with pytest.raises(SafetyError) as caught:
         await execute(ctx, _run("sale.order", "action_confirm", [1]))
     assert caught.value.code == "MODE_VIOLATION"
@@ -194,7 +196,7 @@ async def test_readonly_mode_accepts_only_read_methods(ctx: ToolContext, fake: F
     [("_create_invoices", "METHOD_BLOCKED"), ("sudo", "METHOD_BLOCKED")],
 )
 async def test_private_and_blocked_methods_are_refused(
-    full: ToolContext, fake: FakeOdoo, method: str, code: str
+    full: ServerContext, fake: FakeOdoo, method: str, code: str
 ) -> None:
     with pytest.raises(SafetyError) as caught:
         await execute(full, _run("sale.order", method, [1]))
@@ -213,7 +215,7 @@ async def test_restricted_mode_needs_the_write_allowlist(fake: FakeOdoo) -> None
 
 
 async def test_res_users_changes_are_refused_in_full_mode(
-    full: ToolContext, fake: FakeOdoo
+    full: ServerContext, fake: FakeOdoo
 ) -> None:
     for method, args in [("write", [[5], {"tz": "UTC"}]), ("action_reset_password", [[5]])]:
         with pytest.raises(SafetyError) as caught:
@@ -222,7 +224,7 @@ async def test_res_users_changes_are_refused_in_full_mode(
     assert fake.call_counts() == 0
 
 
-async def test_blocked_fields_in_arguments_are_refused(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_blocked_fields_in_arguments_are_refused(full: ServerContext, fake: FakeOdoo) -> None:
     calls = [
         _run("res.partner", "write", [1], {"signature": "x"}),
         _run("res.partner", "read", [1], ["name", "password"]),
@@ -236,7 +238,7 @@ async def test_blocked_fields_in_arguments_are_refused(full: ToolContext, fake: 
     assert fake.call_counts() == 0
 
 
-async def test_blocked_fields_are_dropped_from_results(full: ToolContext) -> None:
+async def test_blocked_fields_are_dropped_from_results(full: ServerContext) -> None:
     result = await execute(full, _run("res.users", "read", [2]))
     assert result.result and "signature" not in result.result[0]
     assert "login" in result.result[0]
@@ -266,7 +268,7 @@ def test_unknown_arguments_are_refused() -> None:
 
 
 async def test_domain_values_are_not_taken_for_field_names(
-    full: ToolContext, fake: FakeOdoo
+    full: ServerContext, fake: FakeOdoo
 ) -> None:
     # "password" is a blocked field, but here it is the searched text, not a field
     params = _run("res.partner", "search_count", [["name", "ilike", "password"]])
@@ -276,7 +278,7 @@ async def test_domain_values_are_not_taken_for_field_names(
 
 
 async def test_blocked_field_at_the_end_of_a_path_is_refused(
-    full: ToolContext, fake: FakeOdoo
+    full: ServerContext, fake: FakeOdoo
 ) -> None:
     params = _run("res.partner", "search", [["user_ids.password", "=", "x"]])
     with pytest.raises(SafetyError) as caught:
@@ -285,7 +287,7 @@ async def test_blocked_field_at_the_end_of_a_path_is_refused(
     assert fake.call_counts() == 0
 
 
-async def test_name_get_answers_on_every_version(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_name_get_answers_on_every_version(full: ServerContext, fake: FakeOdoo) -> None:
     expected = fake.read("res.partner", [1, 3], ["display_name"])
     result = await execute(full, _run("res.partner", "name_get", [1, 3]))
     assert result.result == [[row["id"], row["display_name"]] for row in expected]

@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from fake_odoo.handle import FakeOdoo
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.safety import SafetyError
 from odoo_mcp.tools.core_meta import (
     TOOLS,
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.anyio
 # -- odoo_core_fields_get --------------------------------------------------------------------
 
 
-async def test_fields_get_summarizes_for_an_llm(ctx: ToolContext) -> None:
+async def test_fields_get_summarizes_for_an_llm(ctx: ServerContext) -> None:
     result = await fields_get(ctx, FieldsGetInput(model="sale.order"))
     assert result.field_count == len(result.fields) > 10
     partner = result.fields["partner_id"]
@@ -44,7 +44,7 @@ async def test_fields_get_summarizes_for_an_llm(ctx: ToolContext) -> None:
                           "relation"} for f in result.fields.values())  # fmt: skip
 
 
-async def test_fields_get_comes_from_the_cache(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_fields_get_comes_from_the_cache(ctx: ServerContext, fake: FakeOdoo) -> None:
     await fields_get(ctx, FieldsGetInput(model="res.partner"))
     assert fake.call_counts() == fake.call_counts(method="fields_get") == 1
     again = await fields_get(ctx, FieldsGetInput(model="res.partner", attributes=["type"]))
@@ -53,7 +53,7 @@ async def test_fields_get_comes_from_the_cache(ctx: ToolContext, fake: FakeOdoo)
 
 
 async def test_fields_get_star_asks_odoo_for_every_attribute(
-    ctx: ToolContext, fake: FakeOdoo
+    ctx: ServerContext, fake: FakeOdoo
 ) -> None:
     result = await fields_get(ctx, FieldsGetInput(model="res.partner", attributes=["*"]))
     assert fake.call_counts(method="fields_get") == 1
@@ -62,7 +62,7 @@ async def test_fields_get_star_asks_odoo_for_every_attribute(
     assert len(name) > 4
 
 
-async def test_blocked_fields_are_absent_from_fields_get(ctx: ToolContext) -> None:
+async def test_blocked_fields_are_absent_from_fields_get(ctx: ServerContext) -> None:
     users = await fields_get(ctx, FieldsGetInput(model="res.users"))
     assert "login" in users.fields and "password" not in users.fields
     every = await fields_get(ctx, FieldsGetInput(model="res.users", attributes=["*"]))
@@ -70,7 +70,7 @@ async def test_blocked_fields_are_absent_from_fields_get(ctx: ToolContext) -> No
     assert every.field_count == len(every.fields)
 
 
-async def test_fields_get_of_a_blocked_model_is_refused(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_fields_get_of_a_blocked_model_is_refused(ctx: ServerContext, fake: FakeOdoo) -> None:
     with pytest.raises(SafetyError):
         await fields_get(ctx, FieldsGetInput(model="ir.config_parameter"))
     assert fake.call_counts() == 0
@@ -79,7 +79,7 @@ async def test_fields_get_of_a_blocked_model_is_refused(ctx: ToolContext, fake: 
 # -- odoo_core_name_get ----------------------------------------------------------------------
 
 
-async def test_name_get_in_one_round_trip(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_name_get_in_one_round_trip(ctx: ServerContext, fake: FakeOdoo) -> None:
     result = await name_get(ctx, NameGetInput(model="res.partner", ids=[1, 999999, 1]))
     assert result.model_dump() == {
         "model": "res.partner",
@@ -90,7 +90,7 @@ async def test_name_get_in_one_round_trip(ctx: ToolContext, fake: FakeOdoo) -> N
     assert fake.call_counts(model="res.partner", method=method) == 1
 
 
-async def test_name_get_bounds_and_blocks(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_name_get_bounds_and_blocks(ctx: ServerContext, fake: FakeOdoo) -> None:
     with pytest.raises(ValidationError):
         NameGetInput(model="res.partner", ids=list(range(1, 202)))
     with pytest.raises(ValidationError):
@@ -103,7 +103,7 @@ async def test_name_get_bounds_and_blocks(ctx: ToolContext, fake: FakeOdoo) -> N
 # -- odoo_core_default_get -------------------------------------------------------------------
 
 
-async def test_default_get_gives_normalized_defaults(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_default_get_gives_normalized_defaults(ctx: ServerContext, fake: FakeOdoo) -> None:
     wanted = ["state", "company_id", "date_order"]
     result = await default_get(ctx, DefaultGetInput(model="sale.order", fields=wanted))
     assert result.defaults["state"] == "draft" and result.defaults["company_id"] == 1
@@ -113,12 +113,14 @@ async def test_default_get_gives_normalized_defaults(ctx: ToolContext, fake: Fak
     assert fake.call_counts() == fake.call_counts(method="default_get") == 1
 
 
-async def test_default_get_of_every_field(ctx: ToolContext) -> None:
+async def test_default_get_of_every_field(ctx: ServerContext) -> None:
     result = await default_get(ctx, DefaultGetInput(model="sale.order"))
     assert result.model == "sale.order" and result.defaults["state"] == "draft"
 
 
-async def test_default_get_of_a_blocked_field_is_refused(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_default_get_of_a_blocked_field_is_refused(
+    ctx: ServerContext, fake: FakeOdoo
+) -> None:
     with pytest.raises(SafetyError):
         await default_get(ctx, DefaultGetInput(model="res.users", fields=["password"]))
     assert fake.call_counts() == 0

@@ -12,7 +12,7 @@ import pytest
 from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.model_listing import _checked_access
 from odoo_mcp.safety import SafetyPolicy
 from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
@@ -21,7 +21,7 @@ from odoo_mcp.tools.core_models import TOOLS, ListModelsInput, list_models
 pytestmark = pytest.mark.anyio
 
 
-async def test_list_models_filters_by_name(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_list_models_filters_by_name(ctx: ServerContext, fake: FakeOdoo) -> None:
     result = await list_models(ctx, ListModelsInput(filter="sale"))
     names = [m.model for m in result.models]
     assert "sale.order" in names and "sale.advance.payment.inv" not in names
@@ -31,20 +31,20 @@ async def test_list_models_filters_by_name(ctx: ToolContext, fake: FakeOdoo) -> 
     assert fake.call_counts() == 4
 
 
-async def test_list_models_takes_at_most_four_calls(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_list_models_takes_at_most_four_calls(ctx: ServerContext, fake: FakeOdoo) -> None:
     result = await list_models(ctx, ListModelsInput())
     assert result.count > 10
     assert fake.call_counts() <= 4
     assert all(isinstance(m.field_count, int) for m in result.models)
 
 
-async def test_list_models_shows_wizards_on_request(ctx: ToolContext) -> None:
+async def test_list_models_shows_wizards_on_request(ctx: ServerContext) -> None:
     result = await list_models(ctx, ListModelsInput(filter="sale", transient=True))
     wizard = next(m for m in result.models if m.model == "sale.advance.payment.inv")
     assert wizard.transient is True
 
 
-async def test_list_models_leaves_out_blocked_models(ctx: ToolContext) -> None:
+async def test_list_models_leaves_out_blocked_models(ctx: ServerContext) -> None:
     result = await list_models(ctx, ListModelsInput(filter="ir."))
     names = {m.model for m in result.models}
     assert "ir.model" in names
@@ -58,7 +58,7 @@ async def test_list_models_honours_the_allowlist(fake: FakeOdoo) -> None:
     assert [m.model for m in result.models] == ["res.partner", "sale.order"]
 
 
-async def test_demo_user_sees_only_readable_models(ctx: ToolContext, demo: ToolContext) -> None:
+async def test_demo_user_sees_only_readable_models(ctx: ServerContext, demo: ServerContext) -> None:
     admin = {m.model for m in (await list_models(ctx, ListModelsInput(filter="account"))).models}
     mine = {m.model for m in (await list_models(demo, ListModelsInput(filter="account"))).models}
     assert "account.payment" in admin and "account.payment" not in mine
@@ -66,7 +66,7 @@ async def test_demo_user_sees_only_readable_models(ctx: ToolContext, demo: ToolC
 
 
 async def test_field_count_is_the_same_before_and_after_metadata_is_known(
-    ctx: ToolContext,
+    ctx: ServerContext,
 ) -> None:
     """REQ-04-33 (issue 14): an integer for every model, equal to fields_get's count (blocked
     fields left out either way), whether counted by Odoo or from the registry."""

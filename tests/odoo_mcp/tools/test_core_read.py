@@ -1,6 +1,6 @@
 """SPEC-04 §3.1-3.2, §3.6: search_read, read and count against the fake Odoo 16, 17 and 19.
 
-Each handler runs on a ToolContext over the version's default protocol; the fake's call log
+Each handler runs on a ServerContext over the version's default protocol; the fake's call log
 proves what reached Odoo: nothing when a check refuses, one call once metadata is cached.
 """
 
@@ -14,7 +14,7 @@ from read_tools_env import tool_context
 
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.connection import OdooRpcError
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import DomainError
 from odoo_mcp.safety import SafetyError, SafetyPolicy
 from odoo_mcp.tools.core_read import (
@@ -36,7 +36,7 @@ def _search(**values: Any) -> SearchReadInput:
 # -- odoo_core_search_read ------------------------------------------------------------------
 
 
-async def test_search_read_returns_the_spec_shape(ctx: ToolContext) -> None:
+async def test_search_read_returns_the_spec_shape(ctx: ServerContext) -> None:
     result = await search_read(ctx, _search(model="res.partner", limit=3))
     dumped = result.model_dump()
     assert set(dumped) == {"records", "count", "model", "limit", "offset", "has_more"}
@@ -45,7 +45,7 @@ async def test_search_read_returns_the_spec_shape(ctx: ToolContext) -> None:
     assert result.has_more is True
 
 
-async def test_one_round_trip_once_metadata_is_cached(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_one_round_trip_once_metadata_is_cached(ctx: ServerContext, fake: FakeOdoo) -> None:
     params = _search(model="sale.order", domain=[["state", "=", "draft"]], order="name desc")
     await search_read(ctx, params)
     assert fake.call_counts(method="fields_get") == 1
@@ -55,7 +55,7 @@ async def test_one_round_trip_once_metadata_is_cached(ctx: ToolContext, fake: Fa
     assert fake.call_counts(model="sale.order", method="search_read") == 1
 
 
-async def test_many2one_becomes_id_and_name(ctx: ToolContext) -> None:
+async def test_many2one_becomes_id_and_name(ctx: ServerContext) -> None:
     fields = ["partner_id", "date_order", "note", "order_line", "user_id"]
     result = await search_read(ctx, _search(model="sale.order", fields=fields, limit=5))
     row = result.records[0]
@@ -65,40 +65,40 @@ async def test_many2one_becomes_id_and_name(ctx: ToolContext) -> None:
     assert isinstance(row["order_line"], list)
 
 
-async def test_default_fields_skip_what_the_model_lacks(ctx: ToolContext) -> None:
+async def test_default_fields_skip_what_the_model_lacks(ctx: ServerContext) -> None:
     result = await search_read(ctx, _search(model="stock.quant", limit=2))
     assert result.records and all(set(r) == {"id", "display_name"} for r in result.records)
     empty = await search_read(ctx, _search(model="stock.quant", limit=2, fields=[]))
     assert empty.records == result.records
 
 
-async def test_has_more_false_on_the_last_page(ctx: ToolContext) -> None:
+async def test_has_more_false_on_the_last_page(ctx: ServerContext) -> None:
     total = await count(ctx, CountInput(model="sale.order"))
     page = await search_read(ctx, _search(model="sale.order", limit=10, offset=total.count - 4))
     assert (page.count, page.has_more, page.offset) == (4, False, total.count - 4)
 
 
-async def test_limit_above_500_is_clamped(ctx: ToolContext) -> None:
+async def test_limit_above_500_is_clamped(ctx: ServerContext) -> None:
     result = await search_read(ctx, _search(model="res.partner", limit=1000))
     assert result.limit == 500
     with pytest.raises(ValidationError):
         _search(model="res.partner", limit=0)
 
 
-async def test_star_reads_every_field_but_blocked_ones(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_star_reads_every_field_but_blocked_ones(ctx: ServerContext, fake: FakeOdoo) -> None:
     result = await search_read(ctx, _search(model="res.users", fields=["*"], limit=2))
     assert result.records and "login" in result.records[0]
     assert all("password" not in row for row in result.records)
 
 
-async def test_demo_user_sees_only_its_sale_orders(ctx: ToolContext, demo: ToolContext) -> None:
+async def test_demo_user_sees_only_its_sale_orders(ctx: ServerContext, demo: ServerContext) -> None:
     mine = await search_read(demo, _search(model="sale.order", limit=500))
     everyone = await search_read(ctx, _search(model="sale.order", limit=500))
     assert (mine.count, everyone.count) == (17, 39)
     assert (await count(demo, CountInput(model="sale.order"))).count == 17
 
 
-async def test_dotted_path_filters_through_relations(ctx: ToolContext) -> None:
+async def test_dotted_path_filters_through_relations(ctx: ServerContext) -> None:
     domain = [["partner_id.country_id.code", "=", "US"]]
     found = await search_read(ctx, _search(model="sale.order", domain=domain, fields=["id"]))
     assert found.count == (await count(ctx, CountInput(model="sale.order", domain=domain))).count
@@ -110,7 +110,7 @@ async def test_dotted_path_filters_through_relations(ctx: ToolContext) -> None:
 
 @pytest.mark.parametrize("model", ["ir.cron", "ir.config_parameter", "res.users.apikeys"])
 async def test_blocked_model_is_refused_without_a_call(
-    ctx: ToolContext, fake: FakeOdoo, model: str
+    ctx: ServerContext, fake: FakeOdoo, model: str
 ) -> None:
     with pytest.raises(SafetyError) as caught:
         await search_read(ctx, _search(model=model))
@@ -129,7 +129,7 @@ async def test_model_outside_the_allowlist_is_refused(fake: FakeOdoo) -> None:
         assert fake.call_counts() == 0
 
 
-async def test_blocked_field_is_refused_without_a_call(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_blocked_field_is_refused_without_a_call(ctx: ServerContext, fake: FakeOdoo) -> None:
     with pytest.raises(SafetyError) as caught:
         await search_read(ctx, _search(model="res.users", fields=["login", "password"]))
     assert caught.value.code == "FIELD_BLOCKED"
@@ -160,7 +160,7 @@ async def test_user_blocklisted_field_is_refused(fake: FakeOdoo) -> None:
     ],
 )
 async def test_invalid_domain_makes_no_odoo_call(
-    ctx: ToolContext, fake: FakeOdoo, domain: list[Any]
+    ctx: ServerContext, fake: FakeOdoo, domain: list[Any]
 ) -> None:
     with pytest.raises(DomainError) as caught:
         await search_read(ctx, _search(model="sale.order", domain=domain))
@@ -176,21 +176,23 @@ async def test_domain_sent_as_a_string_is_an_invalid_domain() -> None:
     assert caught.value.example == [["state", "=", "draft"]]
 
 
-async def test_invalid_order_makes_no_odoo_call(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_invalid_order_makes_no_odoo_call(ctx: ServerContext, fake: FakeOdoo) -> None:
     with pytest.raises(DomainError) as caught:
         await search_read(ctx, _search(model="sale.order", order="name; drop table"))
     assert caught.value.code == "INVALID_ORDER"
     assert fake.call_counts() == 0
 
 
-async def test_unknown_domain_field_stops_before_search(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_unknown_domain_field_stops_before_search(ctx: ServerContext, fake: FakeOdoo) -> None:
     with pytest.raises(DomainError, match="no field 'stat'"):
         await search_read(ctx, _search(model="sale.order", domain=[["stat", "=", "draft"]]))
     assert fake.call_counts(method="search_read") == 0
     assert fake.call_counts() == fake.call_counts(method="fields_get") == 1
 
 
-async def test_domain_through_a_blocked_field_is_refused(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_domain_through_a_blocked_field_is_refused(
+    ctx: ServerContext, fake: FakeOdoo
+) -> None:
     domain = [["user_id.password", "=", "admin"]]
     with pytest.raises(DomainError, match="blocked"):
         await search_read(ctx, _search(model="sale.order", domain=domain))
@@ -202,7 +204,7 @@ async def test_domain_through_a_blocked_field_is_refused(ctx: ToolContext, fake:
 # -- odoo_core_read --------------------------------------------------------------------------
 
 
-async def test_missing_ids_are_listed(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_missing_ids_are_listed(ctx: ServerContext, fake: FakeOdoo) -> None:
     params = ReadInput(model="res.partner", ids=[1, 999999, 3, 1], fields=["name"])
     result = await read(ctx, params)
     assert [row["id"] for row in result.records] == [1, 3]
@@ -212,7 +214,7 @@ async def test_missing_ids_are_listed(ctx: ToolContext, fake: FakeOdoo) -> None:
     assert fake.call_counts() == fake.call_counts(model="res.partner", method="read") == 1
 
 
-async def test_read_defaults_to_stored_unblocked_fields(ctx: ToolContext) -> None:
+async def test_read_defaults_to_stored_unblocked_fields(ctx: ServerContext) -> None:
     result = await read(ctx, ReadInput(model="res.users", ids=[2]))
     row = result.records[0]
     assert "login" in row and "password" not in row
@@ -232,7 +234,7 @@ async def test_read_ids_are_bounded() -> None:
 
 
 async def test_demo_user_reading_another_users_order_is_denied(
-    ctx: ToolContext, demo: ToolContext
+    ctx: ServerContext, demo: ServerContext
 ) -> None:
     theirs = await search_read(ctx, _search(model="sale.order", limit=500))
     visible = {row["id"] for row in (await search_read(demo, _search(model="sale.order"))).records}
@@ -245,7 +247,7 @@ async def test_demo_user_reading_another_users_order_is_denied(
 # -- odoo_core_count -------------------------------------------------------------------------
 
 
-async def test_count_echoes_model_and_domain(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_count_echoes_model_and_domain(ctx: ServerContext, fake: FakeOdoo) -> None:
     params = CountInput(model="sale.order", domain=[["state", "in", ["draft", "sent"]]])
     result = await count(ctx, params)
     assert result.model_dump() == {

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from odoo_mcp.connection import CallOutcome, OdooCalls, OdooRpcError, OdooVersion, parse_version
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety import SafetyPolicy
@@ -80,9 +80,9 @@ class ScriptedOdoo(OdooCalls):
         return CallOutcome(rows, "xmlrpc")
 
 
-def _scripted() -> tuple[ToolContext, ScriptedOdoo]:
+def _scripted() -> tuple[ServerContext, ScriptedOdoo]:
     odoo = ScriptedOdoo()
-    context = ToolContext(odoo, ModelRegistry(odoo), SafetyPolicy(), FormatOptions())
+    context = ServerContext(odoo, ModelRegistry(odoo), SafetyPolicy(), FormatOptions())
     return context, odoo
 
 

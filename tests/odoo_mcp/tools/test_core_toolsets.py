@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from fake_odoo.handle import FakeOdoo
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets, without_credentials
 from odoo_mcp.toolsets import ALL_TOOLSETS, ToolsetRegistry
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.mark.req("REQ-03-10", "REQ-03-19")
-async def test_lists_the_registered_tools_by_toolset(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_lists_the_registered_tools_by_toolset(ctx: ServerContext, fake: FakeOdoo) -> None:
     registry = ToolsetRegistry(ALL_TOOLSETS)
     await registry.discover_and_register(ctx.odoo)
     calls = fake.call_counts()

@@ -1,6 +1,6 @@
 """SPEC-04 §3.3-3.5: create, write and unlink against the fake Odoo 16, 17 and 19.
 
-Each handler runs on a ToolContext over the version's default protocol. The fake's call log
+Each handler runs on a ServerContext over the version's default protocol. The fake's call log
 proves what reached Odoo: nothing when a safety check refuses, exactly one call otherwise
 (once ``write`` has the model's field metadata cached). Records are made fresh per test
 because the fakes are shared by the module.
@@ -18,7 +18,7 @@ from read_tools_env import tool_context
 from fake_odoo.demo import DEMO_UID
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.connection import OdooRpcError
-from odoo_mcp.context import ToolContext
+from odoo_mcp.context import ServerContext
 from odoo_mcp.errors import ToolError
 from odoo_mcp.safety import Mode, SafetyError, SafetyPolicy
 from odoo_mcp.tools.core_write import (
@@ -39,7 +39,7 @@ _NAME = "Write Tool Test"
 
 
 @pytest.fixture
-async def full(fake: FakeOdoo) -> AsyncIterator[ToolContext]:
+async def full(fake: FakeOdoo) -> AsyncIterator[ServerContext]:
     async with tool_context(fake, policy=FULL) as context:
         yield context
 
@@ -55,7 +55,7 @@ def _name(fake: FakeOdoo, partner_id: int) -> Any:
 # -- round trips -----------------------------------------------------------------------------
 
 
-async def test_create_returns_the_new_id_in_one_call(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_create_returns_the_new_id_in_one_call(full: ServerContext, fake: FakeOdoo) -> None:
     """One create call once the model's metadata is cached (the first create of a model also
     costs its fields_get, for the many2one check)."""
     await full.registry.get_fields("res.partner")
@@ -72,7 +72,7 @@ async def test_create_returns_the_new_id_in_one_call(full: ToolContext, fake: Fa
     assert _name(fake, result.id) == "Created By Tool"
 
 
-async def test_create_with_x2many_commands(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_create_with_x2many_commands(full: ServerContext, fake: FakeOdoo) -> None:
     line = fake.read("sale.order.line", [1], ["product_id", "order_id"])[0]
     partner = fake.read("sale.order", [line["order_id"][0]], ["partner_id"])[0]["partner_id"]
     values = {
@@ -85,7 +85,7 @@ async def test_create_with_x2many_commands(full: ToolContext, fake: FakeOdoo) ->
     assert fake.call_counts(method="create") == 1
 
 
-async def test_write_updates_in_one_call_once_cached(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_write_updates_in_one_call_once_cached(full: ServerContext, fake: FakeOdoo) -> None:
     first, second = _partner(fake), _partner(fake)
     params = WriteInput(model="res.partner", ids=[first, second, first], values={"phone": "W1"})
     result = await write(full, params)
@@ -104,13 +104,13 @@ async def test_write_updates_in_one_call_once_cached(full: ToolContext, fake: Fa
     assert [(row["name"], row["phone"]) for row in rows] == [("W2", "W1"), (_NAME, "W1")]
 
 
-async def test_write_renames_several_partners(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_write_renames_several_partners(full: ServerContext, fake: FakeOdoo) -> None:
     first, second = _partner(fake), _partner(fake)
     await write(full, WriteInput(model="res.partner", ids=[first, second], values={"name": "R"}))
     assert (_name(fake, first), _name(fake, second)) == ("R", "R")
 
 
-async def test_unlink_deletes_in_one_call(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_unlink_deletes_in_one_call(full: ServerContext, fake: FakeOdoo) -> None:
     first, second = _partner(fake), _partner(fake)
     result = await unlink(full, UnlinkInput(model="res.partner", ids=[first, second]))
     assert result.model_dump() == {
@@ -134,14 +134,14 @@ def _assert_missing(error: OdooRpcError) -> None:
     assert error.error_class == f"odoo.exceptions.{family}"
 
 
-async def test_write_on_a_missing_id_raises_missing_error(full: ToolContext) -> None:
+async def test_write_on_a_missing_id_raises_missing_error(full: ServerContext) -> None:
     params = WriteInput(model="res.partner", ids=[999_999], values={"name": "ghost"})
     with pytest.raises(OdooRpcError) as caught:
         await write(full, params)
     _assert_missing(caught.value)
 
 
-async def test_unlink_on_a_missing_id_raises_missing_error(full: ToolContext) -> None:
+async def test_unlink_on_a_missing_id_raises_missing_error(full: ServerContext) -> None:
     with pytest.raises(OdooRpcError) as caught:
         await unlink(full, UnlinkInput(model="res.partner", ids=[999_999]))
     _assert_missing(caught.value)
@@ -161,7 +161,7 @@ async def test_demo_user_cannot_unlink_a_sale_order(fake: FakeOdoo) -> None:
 # -- safety: refused before any Odoo call --------------------------------------------------------
 
 
-async def test_readonly_mode_refuses_every_write_tool(ctx: ToolContext, fake: FakeOdoo) -> None:
+async def test_readonly_mode_refuses_every_write_tool(ctx: ServerContext, fake: FakeOdoo) -> None:
     calls = [
         create(ctx, CreateInput(model="res.partner", values={"name": "x"})),
         write(ctx, WriteInput(model="res.partner", ids=[1], values={"name": "x"})),
@@ -188,7 +188,7 @@ async def test_restricted_mode_follows_the_write_allowlist(fake: FakeOdoo) -> No
     assert fake.call_counts() == 0
 
 
-async def test_res_users_is_refused_even_in_full_mode(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_res_users_is_refused_even_in_full_mode(full: ServerContext, fake: FakeOdoo) -> None:
     calls = [
         create(full, CreateInput(model="res.users", values={"login": "x", "name": "x"})),
         write(full, WriteInput(model="res.users", ids=[DEMO_UID], values={"tz": "UTC"})),
@@ -201,7 +201,7 @@ async def test_res_users_is_refused_even_in_full_mode(full: ToolContext, fake: F
     assert fake.call_counts() == 0
 
 
-async def test_blocked_fields_in_values_are_refused(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_blocked_fields_in_values_are_refused(full: ServerContext, fake: FakeOdoo) -> None:
     nested = {"name": "x", "child_ids": [[0, 0, {"name": "y", "signature": "<p>z</p>"}]]}
     calls = [
         create(full, CreateInput(model="res.partner", values={"name": "x", "api_key": "k"})),
@@ -215,7 +215,7 @@ async def test_blocked_fields_in_values_are_refused(full: ToolContext, fake: Fak
     assert fake.call_counts() == 0
 
 
-async def test_write_refuses_readonly_fields(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_write_refuses_readonly_fields(full: ServerContext, fake: FakeOdoo) -> None:
     await full.registry.get_fields("sale.order")
     fake.reset_calls()
     params = WriteInput(model="sale.order", ids=[1], values={"state": "sale", "note": "n"})
@@ -226,7 +226,7 @@ async def test_write_refuses_readonly_fields(full: ToolContext, fake: FakeOdoo) 
     assert fake.call_counts() == 0
 
 
-async def test_context_switch_allows_readonly_fields(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_context_switch_allows_readonly_fields(full: ServerContext, fake: FakeOdoo) -> None:
     partner = _partner(fake)
     order = fake.create("sale.order", {"partner_id": partner})
     context = {ALLOW_READONLY_KEY: True, "lang": "en_US"}
@@ -277,7 +277,7 @@ def test_tools_are_exported_with_write_kind() -> None:
 
 @pytest.mark.parametrize("value", ["France", "75", [75, "France"], True, 0, -3])
 async def test_a_many2one_takes_a_record_id_only(
-    full: ToolContext, fake: FakeOdoo, value: object
+    full: ServerContext, fake: FakeOdoo, value: object
 ) -> None:
     """Odoo would store any of these as "no country" without a word: refused before."""
     before = fake.read("res.partner", [9], ["country_id"])[0]["country_id"]
@@ -295,7 +295,7 @@ async def test_a_many2one_takes_a_record_id_only(
     assert fake.read("res.partner", [9], ["country_id"])[0]["country_id"] == before
 
 
-async def test_a_many2one_can_be_emptied_or_set_by_id(full: ToolContext, fake: FakeOdoo) -> None:
+async def test_a_many2one_can_be_emptied_or_set_by_id(full: ServerContext, fake: FakeOdoo) -> None:
     await write(full, WriteInput(model="res.partner", ids=[9], values={"country_id": False}))
     assert fake.read("res.partner", [9], ["country_id"])[0]["country_id"] is False
     france = fake.call("res.country", "search", [("code", "=", "FR")])[0]

@@ -16,8 +16,9 @@ from fake_odoo.testing import FakeOdooTransport
 from mcp_servers import fake_config
 from odoo_mcp.adapter.server import build_server
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.safety.annotations import READS
+from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets import AnySpec, BaseToolset, ToolsetMetadata
 from odoo_mcp.toolsets.core import CoreToolset
 
@@ -28,7 +29,7 @@ class _Empty(BaseModel):
     pass
 
 
-async def _noop(ctx: ToolContext, params: _Empty) -> _Empty:
+async def _noop(ctx: ServerContext, params: _Empty) -> _Empty:
     return _Empty()
 
 

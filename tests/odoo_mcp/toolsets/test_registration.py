@@ -10,8 +10,9 @@ import pytest
 from pydantic import BaseModel
 
 from odoo_mcp.connection.version import OdooVersion, parse_version
-from odoo_mcp.context import ToolContext, ToolSpec
+from odoo_mcp.context import ServerContext
 from odoo_mcp.safety.annotations import CHANGES, READS
+from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets import (
     ALL_TOOLSETS,
     AnySpec,
@@ -31,7 +32,7 @@ class _Empty(BaseModel):
     pass
 
 
-async def _noop(ctx: ToolContext, params: _Empty) -> _Empty:
+async def _noop(ctx: ServerContext, params: _Empty) -> _Empty:
     return _Empty()
 
 

@@ -49,7 +49,7 @@ from odoo_mcp.connection.settings import ConnectionSettings
 
 __all__ = ["BearerAuth", "CallerConnections", "CallerRefused", "FailedAuthentications"]
 
-logger = logging.getLogger("odoo_mcp.adapter.http.auth")
+logger = logging.getLogger("odoo_mcp.http.auth")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -1,0 +1,71 @@
+"""The ``mcp`` SDK's non-public parts this server relies on, all in one place (``mcp`` 2.3).
+
+``MCPServer``, the SDK's high-level server, has no public hook for what this server needs:
+
+* answering requests with handlers of our own (``tools/list`` and ``tools/call`` by the tool
+  dispatcher, which answers an unknown tool -32601 and builds schemas from the tools' models;
+  resources, prompts, ``logging/setLevel``, ``subscriptions/listen``): the low-level server's
+  ``add_request_handler``;
+* the input schema the SDK checks ``Mcp-Param-*`` headers against: ``get_tool_input_schema``;
+* announcing ``listChanged`` for tools, resources and prompts (REQ-01-17/18, REQ-03-17):
+  ``MCPServer`` calls ``create_initialization_options()`` without ``NotificationOptions``;
+* running the server on streams of our own (the stdio relay that answers unparsable lines
+  -32700): the low-level ``run`` and the SDK's context-carrying memory streams.
+
+Upgrading the SDK means checking this module; ``tests/odoo_mcp/test_server.py`` and the kit
+fail when one of these changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
+from typing import Any, Final
+
+from mcp.server import MCPServer, NotificationOptions
+from mcp.server.lowlevel.server import Server
+from mcp.shared._context_streams import create_context_streams
+from pydantic import BaseModel
+
+__all__ = [
+    "SDK_SERIES",
+    "announce_list_changed",
+    "create_context_streams",
+    "low_level",
+    "on_request",
+    "set_tool_input_schema",
+]
+
+#: the SDK series these hooks were written against (pyproject pins ``mcp>=2.3,<3``)
+SDK_SERIES: Final = "2.3"
+
+Handler = Callable[[Any, Any], Awaitable[Any]]
+
+
+def low_level(server: MCPServer[Any]) -> Server[Any]:
+    """The low-level server inside an ``MCPServer`` (private attribute in 2.3)."""
+    return server._lowlevel_server
+
+
+def on_request(
+    server: MCPServer[Any], method: str, params: type[BaseModel], handler: Handler
+) -> None:
+    """Answer ``method`` with ``handler(ctx, params)``, replacing the SDK's own handler."""
+    low_level(server).add_request_handler(method, params, handler)
+
+
+def set_tool_input_schema(
+    server: MCPServer[Any], schema_of: Callable[[str], Mapping[str, Any] | None]
+) -> None:
+    """Where the SDK finds a tool's input schema (``Mcp-Param-*`` header checks)."""
+    low_level(server).get_tool_input_schema = schema_of
+
+
+def announce_list_changed(server: MCPServer[Any]) -> None:
+    """REQ-01-17/18, REQ-03-17: ``initialize`` announces listChanged for tools, resources and
+    prompts."""
+    low = low_level(server)
+    low.create_initialization_options = partial(  # type: ignore[method-assign]
+        low.create_initialization_options,
+        NotificationOptions(tools_changed=True, resources_changed=True, prompts_changed=True),
+    )
