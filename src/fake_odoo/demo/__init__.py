@@ -24,7 +24,7 @@ from fake_odoo.demo.reference import (
     build_users,
 )
 from fake_odoo.demo.setup import build_setup
-from fake_odoo.models.base import describe_access
+from fake_odoo.models.ir_model import describe_access
 from fake_odoo.orm.database import Database
 
 ADMIN_UID = 2

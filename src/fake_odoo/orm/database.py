@@ -224,18 +224,18 @@ class Database:
 
     def authenticate(self, login: str, secret: str) -> int | None:
         """The uid for a login and its password or one of its API keys, else None."""
-        from fake_odoo.models.base import check_credentials
+        from fake_odoo.models.res_users import check_credentials
 
         return check_credentials(self.env(su=True), login, secret)
 
     def authenticate_api_key(self, key: str) -> int | None:
         """The uid owning an API key (JSON-2 bearer), else None."""
-        from fake_odoo.models.base import check_api_key
+        from fake_odoo.models.res_users import check_api_key
 
         return check_api_key(self.env(su=True), key)
 
     def _bootstrap(self) -> None:
-        from fake_odoo.models.base import bootstrap
+        from fake_odoo.models.bootstrap import bootstrap
 
         bootstrap(self.env(su=True))
 
