@@ -44,7 +44,7 @@ def build_database(
     """A fresh database of ``version`` filled with ``dataset`` (``scale`` >= 1).
 
     ``without`` names modules left uninstalled (with those depending on them, see
-    ``fake_odoo.modules``): their models, fields and demo records are absent.
+    ``fake_odoo.orm.modules``): their models, fields and demo records are absent.
     """
     if dataset not in DATASETS:
         raise ValueError(f"Unknown dataset {dataset!r}: expected one of {', '.join(DATASETS)}")

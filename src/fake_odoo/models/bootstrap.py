@@ -1,7 +1,7 @@
 """What every database has before any data: framework groups, the superuser, ``ir.model``.
 
 Imitates what installing Odoo's ``base`` module creates; ``bootstrap`` runs when a Database
-is built.
+is built (``models.base.FRAMEWORK`` hands it to the ORM).
 """
 
 from __future__ import annotations
