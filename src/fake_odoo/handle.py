@@ -147,7 +147,7 @@ class FakeOdoo:
     # -- control: data ---------------------------------------------------------------------
     @property
     def uninstalled(self) -> list[str]:
-        """The modules the database does not have installed (see ``fake_odoo.modules``)."""
+        """The modules the database does not have installed (see ``fake_odoo.orm.modules``)."""
         return sorted(self.db.uninstalled)
 
     def reset(

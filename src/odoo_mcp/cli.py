@@ -5,18 +5,18 @@ Configuration: command-line flags > environment variables > JSON file (``--confi
 problem on stderr and exits 2; a failed Odoo connection exits 1; nothing half-starts
 (REQ-11-29, REQ-01-15). Stdout belongs to the MCP stream in ``serve`` and ``demo``.
 
-``demo`` lives in the separate package ``odoo_mcp_demo`` (it needs the fake Odoo, which the
-server never imports: see tests/test_architecture.py) and is loaded by name at run time.
+``demo`` lives in a separate package (it needs the fake Odoo, which the server never imports:
+see tests/test_architecture.py) that declares it as a plugin command (``odoo_mcp.plugins``).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from importlib.metadata import EntryPoint
 from typing import Final
 
 import anyio
@@ -33,6 +33,7 @@ from odoo_mcp.config import (
     setting_descriptions,
 )
 from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.plugins import discover, load
 
 __all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "main", "serve"]
 
@@ -41,11 +42,16 @@ EXIT_CONFIG: Final = 2
 #: REQ-11-27: the settings with a command-line flag, as each field declares it (secrets have
 #: none: they stay in the environment or the file)
 _FLAGS: Final = {s.flag: name for name, s in SETTINGS.items() if s.flag is not None}
+#: the commands of the server itself; a plugin command (``odoo_mcp.plugins``) cannot replace them
+_OWN_COMMANDS: Final = frozenset({"serve", "check"})
 
 
-def _parser(describe: bool = False) -> argparse.ArgumentParser:
+def _parser(
+    describe: bool = False, plugins: Mapping[str, EntryPoint] | None = None
+) -> argparse.ArgumentParser:
     """REQ-11-27: one flag per flagged setting, a switch for a boolean; ``describe`` adds each
-    setting's description (read from the source: only ``--help`` pays for it)."""
+    setting's description (read from the source: only ``--help`` pays for it).  ``plugins``
+    are the installed plugin commands (``demo``): they take the same flags."""
     descriptions = setting_descriptions() if describe else {}
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="PATH", help=f"JSON config file (or {CONFIG_PATH_VAR})")
@@ -73,9 +79,8 @@ def _parser(describe: bool = False) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", parents=[common], help="serve MCP (stdio or http)")
-    sub.add_parser(
-        "demo", parents=[common], help="serve MCP over stdio against a built-in fake Odoo"
-    )
+    for name, point in sorted((plugins or {}).items()):
+        sub.add_parser(name, parents=[common], help=load(point).help if describe else None)
     sub.add_parser("check", parents=[common], help="validate the configuration and connect")
     return parser
 
@@ -201,19 +206,15 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
     return anyio.run(run)
 
 
-def _demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
-    launcher: Callable[..., int] = importlib.import_module("odoo_mcp_demo").run_demo
-    return launcher(args, environ)
-
-
 def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
     """REQ-01-07: the ``odoo-mcp`` console script."""
     given = sys.argv[1:] if argv is None else argv
-    args = _parser(describe=bool({"-h", "--help"} & set(given))).parse_args(argv)
+    plugins = {name: point for name, point in discover().items() if name not in _OWN_COMMANDS}
+    args = _parser(bool({"-h", "--help"} & set(given)), plugins).parse_args(argv)
     env: Mapping[str, str] = os.environ if environ is None else environ
     try:
-        if args.command == "demo":
-            return _demo(args, env)
+        if args.command in plugins:
+            return load(plugins[args.command]).run(args, env)
         config = config_from_args(args, env)
     except ConfigError as exc:
         return report_config_error(exc)

@@ -1,10 +1,13 @@
 """``odoo-mcp demo``: the reference server against the fake Odoo 19.0 with its demo data.
 
 The only package that imports both ``odoo_mcp`` and ``fake_odoo``: the server never depends on
-the fake (tests/test_architecture.py), and ``odoo_mcp.cli`` loads this module by name only when
-the ``demo`` command runs. The fake runs in process (an ASGI transport, no port); the server
-honours the whole configuration (mode, lists, limits, toolsets) except the Odoo connection,
-which is always the fake's admin with its API key.
+the fake (tests/test_architecture.py).  ``COMMAND`` is declared in pyproject.toml as the
+``demo`` entry point of the ``odoo_mcp.commands`` group, which is how ``odoo-mcp demo`` finds
+it (``odoo_mcp.plugins``); the ``odoo-mcp-demo`` script (``main``) runs the same command.
+
+The fake runs in process (an ASGI transport, no port); the server honours the whole
+configuration (mode, lists, limits, toolsets) except the Odoo connection, which is always the
+fake's admin with its API key.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import argparse
 import json
 import logging
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -21,10 +24,12 @@ from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from odoo_mcp.cli import config_from_args, serve
+from odoo_mcp.cli import main as odoo_mcp_main
 from odoo_mcp.config import ENV_VARS
 from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.plugins import PluginCommand
 
-__all__ = ["DEMO_VERSION", "client_snippet", "run_demo"]
+__all__ = ["COMMAND", "DEMO_VERSION", "client_snippet", "main", "run_demo"]
 
 DEMO_VERSION: Final = "19.0"
 #: the connection settings the demo replaces, whatever the environment says
@@ -74,3 +79,15 @@ def run_demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
         flush=True,
     )
     return serve(config, connection)
+
+
+#: ``odoo-mcp demo``: the entry point pyproject.toml declares in the ``odoo_mcp.commands`` group
+COMMAND: Final = PluginCommand(
+    help="serve MCP over stdio against a built-in fake Odoo", run=run_demo
+)
+
+
+def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    """The ``odoo-mcp-demo`` console script: ``odoo-mcp demo`` with the same flags."""
+    given = sys.argv[1:] if argv is None else argv
+    return odoo_mcp_main(["demo", *given], environ)

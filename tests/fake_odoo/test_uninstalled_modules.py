@@ -19,7 +19,7 @@ from replay_outcome import compare, expected_outcome
 
 from fake_odoo import FakeOdoo
 from fake_odoo.demo import ADMIN_API_KEY
-from fake_odoo.modules import uninstalled_closure
+from fake_odoo.orm.modules import uninstalled_closure
 from fake_odoo.testing import serve_fake_odoo
 
 pytestmark = pytest.mark.wire

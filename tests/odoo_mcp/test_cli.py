@@ -11,6 +11,8 @@ import json
 import os
 import signal
 import sys
+import tomllib
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from mcp import Client, StdioServerParameters
 from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
 from odoo_mcp.cli import EXIT_CONFIG, EXIT_FAILED, main
+from odoo_mcp.plugins import GROUP, PluginCommand, load
 from odoo_mcp_demo import client_snippet
 
 
@@ -103,6 +106,17 @@ def test_client_snippet() -> None:
     entry = client_snippet("python")["mcpServers"]
     assert isinstance(entry, dict)
     assert entry["odoo-demo"] == {"command": sys.executable, "args": ["-m", "odoo_mcp", "demo"]}
+
+
+def test_the_demo_is_declared_as_a_plugin_command() -> None:
+    """``odoo-mcp demo`` reaches the demo package only through the entry point pyproject.toml
+    declares (checked on the file: an installed copy may predate it)."""
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    value = project["entry-points"][GROUP]["demo"]
+    command = load(EntryPoint(name="demo", value=value, group=GROUP))
+    assert isinstance(command, PluginCommand) and command.help
+    assert project["scripts"]["odoo-mcp-demo"] == "odoo_mcp_demo:main"
 
 
 def _demo_command() -> tuple[str, list[str]]:

@@ -24,7 +24,7 @@ from fake_odoo.demo.reference import (
     build_users,
 )
 from fake_odoo.demo.setup import build_setup
-from fake_odoo.models.base import describe_access
+from fake_odoo.models.ir_model import describe_access
 from fake_odoo.orm.database import Database
 
 ADMIN_UID = 2
@@ -44,7 +44,7 @@ def build_database(
     """A fresh database of ``version`` filled with ``dataset`` (``scale`` >= 1).
 
     ``without`` names modules left uninstalled (with those depending on them, see
-    ``fake_odoo.modules``): their models, fields and demo records are absent.
+    ``fake_odoo.orm.modules``): their models, fields and demo records are absent.
     """
     if dataset not in DATASETS:
         raise ValueError(f"Unknown dataset {dataset!r}: expected one of {', '.join(DATASETS)}")

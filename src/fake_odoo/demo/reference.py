@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fake_odoo.demo.common import create_at
-from fake_odoo.models.base import groups_field
+from fake_odoo.models.res_groups import groups_field
 
 ADMIN_API_KEY = "0a1f6b3e9c2d4e5f8a7b6c5d4e3f2a1b0c9d8e7f"
 DEMO_API_KEY = "5d3c2b1a0f9e8d7c6b5a49382716f5e4d3c2b1a0"

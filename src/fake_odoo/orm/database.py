@@ -17,7 +17,9 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from fake_odoo.orm.exceptions import UserError
+from fake_odoo.orm.framework import Framework, installed
 from fake_odoo.orm.index import FieldIndex
+from fake_odoo.orm.modules import uninstalled_closure
 
 if TYPE_CHECKING:
     from fake_odoo.orm.model import BaseModel
@@ -37,7 +39,11 @@ def parse_major(version: str) -> int:
 
 
 class Database:
-    """The state of one database.  ``lock`` serialises calls (one transaction at a time)."""
+    """The state of one database.  ``lock`` serialises calls (one transaction at a time).
+
+    ``framework`` brings the framework models and the bootstrap and login hooks (see
+    ``orm.framework``); None means the installed one, ``fake_odoo.models.base.FRAMEWORK``.
+    """
 
     def __init__(
         self,
@@ -45,21 +51,22 @@ class Database:
         version: str = "19.0",
         models: Iterable[type[BaseModel]] | None = None,
         without: Iterable[str] = (),
+        framework: Framework | None = None,
     ) -> None:
-        from fake_odoo.modules import uninstalled_closure
         from fake_odoo.orm.model import build_registry
 
+        self.framework = framework if framework is not None else installed()
         self.name = name
         self.version = version
         self.major = parse_major(version)
-        #: modules not installed (``without`` and what depends on them): see fake_odoo.modules
+        #: modules not installed (``without`` and what depends on them): see fake_odoo.orm.modules
         self.uninstalled: frozenset[str] = uninstalled_closure(without)
         #: the key of the models' field caches: the fields a class serves depend on both
         self.fields_key: int | tuple[int, frozenset[str]] = (
             (self.major, self.uninstalled) if self.uninstalled else self.major
         )
         self.registry: dict[str, type[BaseModel]] = build_registry(
-            self.major, models, self.uninstalled
+            self.major, models, self.uninstalled, self.framework.models
         )
         self.store: dict[str, dict[int, Row]] = {name: {} for name in self.registry}
         self.sequences: dict[str, int] = {}
@@ -224,20 +231,14 @@ class Database:
 
     def authenticate(self, login: str, secret: str) -> int | None:
         """The uid for a login and its password or one of its API keys, else None."""
-        from fake_odoo.models.base import check_credentials
-
-        return check_credentials(self.env(su=True), login, secret)
+        return self.framework.check_credentials(self.env(su=True), login, secret)
 
     def authenticate_api_key(self, key: str) -> int | None:
         """The uid owning an API key (JSON-2 bearer), else None."""
-        from fake_odoo.models.base import check_api_key
-
-        return check_api_key(self.env(su=True), key)
+        return self.framework.check_api_key(self.env(su=True), key)
 
     def _bootstrap(self) -> None:
-        from fake_odoo.models.base import bootstrap
-
-        bootstrap(self.env(su=True))
+        self.framework.bootstrap(self.env(su=True))
 
 
 class Environment:

@@ -9,12 +9,12 @@ Re-exported by ``orm.model``, where models import them from.
 from __future__ import annotations
 
 import copy
-import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fake_odoo.orm import fields as F
+from fake_odoo.orm.modules import model_hidden
 
 if TYPE_CHECKING:
     from fake_odoo.orm.database import Environment
@@ -89,21 +89,19 @@ def build_registry(
     major: int,
     models: Iterable[type[BaseModel]] | None = None,
     uninstalled: frozenset[str] = frozenset(),
+    framework_models: Iterable[type[BaseModel]] = (),
 ) -> dict[str, type[BaseModel]]:
     """The models a database of this major version serves.
 
-    ``models=None`` means every registered model (importing ``fake_odoo.models`` first);
-    an explicit list is served together with the framework models of ``models.base``.
-    The models of ``uninstalled`` modules are left out (see ``fake_odoo.modules``).
+    ``models=None`` means every registered model (``fake_odoo`` imports ``fake_odoo.models``,
+    which registers them, before any Database is built); an explicit list is served together
+    with ``framework_models`` (a Database passes its Framework's, see ``orm.framework``).
+    The models of ``uninstalled`` modules are left out (see ``fake_odoo.orm.modules``).
     """
-    from fake_odoo.modules import model_hidden
-
-    base = importlib.import_module("fake_odoo.models.base")
     if models is None:
-        importlib.import_module("fake_odoo.models")
         classes: list[type[BaseModel]] = list(REGISTRY.values())
     else:
-        classes = [*base.FRAMEWORK_MODELS, *models]
+        classes = [*framework_models, *models]
     registry: dict[str, type[BaseModel]] = {}
     for cls in classes:
         if cls._min_version is not None and major < cls._min_version:

@@ -21,6 +21,7 @@ from fake_odoo.orm.metamodel import MetaModel as MetaModel
 from fake_odoo.orm.metamodel import Rule as Rule
 from fake_odoo.orm.metamodel import build_registry as build_registry
 from fake_odoo.orm.methods import BaseMethods
+from fake_odoo.orm.modules import field_hidden
 
 if TYPE_CHECKING:
     from fake_odoo.orm.database import Environment
@@ -74,8 +75,6 @@ class BaseModel(BaseMethods, metaclass=MetaModel):
         cls, major: int, uninstalled: frozenset[str] = frozenset()
     ) -> dict[str, F.Field]:
         """The fields this model has at ``major`` with the ``uninstalled`` modules left out."""
-        from fake_odoo.modules import field_hidden
-
         cache = cls._fields_cache
         key = (major, uninstalled) if uninstalled else major
         if key not in cache:

@@ -6,6 +6,9 @@ models are not in the registry (a call on one gets Odoo's unknown-model answer o
 protocol), and the fields they add to other modules' models do not exist.  Only the modules
 whose models and fields are mapped here can be left out (``REMOVABLE``); the dependencies are
 those of Odoo 19's manifests, restricted to the modules the demo database installs.
+
+Part of the ORM, as ``odoo.modules`` is of Odoo's framework: building a registry consults
+it.  It names business models and fields only as data, and imports nothing.
 """
 
 from __future__ import annotations
