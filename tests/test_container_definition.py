@@ -20,11 +20,11 @@ from starlette.routing import Route
 
 from fake_odoo import cli as fake_cli
 from odoo_mcp import cli as server_cli
+from odoo_mcp.adapter.http.app import build_http_app
+from odoo_mcp.adapter.server import build_server
 from odoo_mcp.cli import config_from_args
 from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.http.app import build_http_app
-from odoo_mcp.server import build_server
 
 ROOT = Path(__file__).resolve().parents[1]
 #: what a deployment adds: the Odoo to connect to (compose's values stand in for them)
