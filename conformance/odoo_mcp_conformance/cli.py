@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from odoo_mcp_conformance.paths import find_target
 
 if TYPE_CHECKING:
     from odoo_mcp_conformance.report import RunReport
@@ -15,11 +18,56 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, read only when asked (importing
+    ``importlib.metadata`` costs start-up time every other command would pay)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=0, help="print the version")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("odoo-mcp")
+        except PackageNotFoundError:  # a checkout on sys.path, not installed
+            number = "unknown"
+        print(f"{parser.prog} {number}")
+        parser.exit()
+
+
+#: what ``run`` imports from the ``conformance`` extra (``trace``, ``--help`` and ``--version``
+#: need none of it)
+EXTRA_MODULES = ("pytest", "pytest_bdd", "jsonschema")
+
+
+def missing_extra() -> list[str]:
+    """The modules of the ``conformance`` extra that cannot be imported here."""
+    missing = []
+    for name in EXTRA_MODULES:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # a broken or half-removed installation
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+def _needs_extra(missing: Sequence[str]) -> int:
+    print(
+        "odoo-mcp-conformance needs the 'conformance' extra: "
+        f"pip install 'odoo-mcp[conformance]' (missing: {', '.join(missing)})",
+        file=sys.stderr,
+    )
+    return 2
+
+
 def _run_kit(args: argparse.Namespace) -> RunReport:
     from odoo_mcp_conformance.runner import run_kit
 
     return run_kit(
-        Path(args.target),
+        find_target(args.target),
         Path(args.report_dir),
         baseline_path=Path(args.baseline) if args.baseline else None,
         strict=args.strict,
@@ -34,8 +82,15 @@ def _run_kit(args: argparse.Namespace) -> RunReport:
 
 
 def _run(args: argparse.Namespace) -> int:
+    missing = missing_extra()
+    if missing:  # before anything starts: the scenarios' worker processes need them too
+        return _needs_extra(missing)
     try:
         report = _run_kit(args)
+    except ModuleNotFoundError as exc:  # found present above, yet not importable
+        if (exc.name or "").partition(".")[0] not in EXTRA_MODULES:
+            raise
+        return _needs_extra([exc.name or "?"])
     except RuntimeError as exc:  # nothing was judged: not a verdict, a broken run
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -81,9 +136,14 @@ def _trace(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="odoo-mcp-conformance", description=__doc__)
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run the features against a target")
-    run.add_argument("--target", required=True, help="target TOML file")
+    run.add_argument(
+        "--target",
+        required=True,
+        help="target TOML file, or the name of a shipped one: reference, reference-http",
+    )
     run.add_argument("--report-dir", required=True, help="where report.json/.md/junit.xml go")
     run.add_argument("--baseline", help="expected failures (default: baselines/<target>.toml)")
     run.add_argument("--strict", action="store_true", help="SHOULD failures fail the run")

@@ -17,8 +17,27 @@ from fake_odoo.server import bind_socket, make_server
 __all__ = ["main"]
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, read only when asked (importing
+    ``importlib.metadata`` costs start-up time every other command would pay)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=0, help="print the version")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("odoo-mcp")
+        except PackageNotFoundError:  # a checkout on sys.path, not installed
+            number = "unknown"
+        print(f"{parser.prog} {number}")
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fake-odoo", description="A fake Odoo server.")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the fake over HTTP")
     serve.add_argument("--host", default="127.0.0.1")

@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 import tomllib
-from importlib.metadata import EntryPoint
+from importlib.metadata import EntryPoint, version
 from pathlib import Path
 from typing import Any
 
@@ -280,3 +280,11 @@ def test_the_sse_transport_is_refused_with_the_reason(capsys: pytest.CaptureFixt
     assert main(["serve"], environ=environ) == EXIT_CONFIG
     problems = _stderr_problems(capsys.readouterr().err)
     assert any(p.startswith("transport sse") and "use transport http" in p for p in problems)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """``odoo-mcp --version``: the installed distribution's version, nothing started."""
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"], environ={})
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"odoo-mcp {version('odoo-mcp')}\n"

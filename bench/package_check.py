@@ -1,0 +1,96 @@
+"""The package as a user gets it: build the sdist and the wheel, install the wheel with the
+``conformance`` extra into a new virtual environment, and run it from a directory outside the
+checkout, so nothing is imported from the source tree (``tox -e package``).
+
+1. ``odoo-mcp --version``, ``fake-odoo --version`` and ``odoo-mcp-conformance --version``;
+2. ``odoo-mcp demo`` over stdio through the MCP SDK's client (``package_client.py``);
+3. the installed kit against its shipped reference target, on a few features.
+
+Prints each step's duration; exits non-zero at the first failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: a small, quick part of the kit (pytest -k on scenario names): 13 of its 456 scenarios
+KIT_SELECT = "search_read"
+
+
+def _step(name: str, command: Sequence[str | Path], cwd: Path, env: dict[str, str]) -> str:
+    started = time.perf_counter()
+    print(f"--- {name}: {' '.join(map(str, command))}", flush=True)
+    done = subprocess.run(
+        [str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    print(done.stdout, end="")
+    print(done.stderr, end="", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    print(f"--- {name}: exit {done.returncode} in {elapsed:.1f} s", flush=True)
+    if done.returncode != 0:
+        raise SystemExit(f"package check failed at: {name}")
+    return done.stdout
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--work", help="working directory (default: a temporary one, removed)")
+    parser.add_argument("--select", default=KIT_SELECT, help="the kit's -k expression")
+    args = parser.parse_args(argv)
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="odoo-mcp-package-"))
+    work.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    try:
+        dist = work / "dist"
+        shutil.rmtree(dist, ignore_errors=True)
+        _step("build", [sys.executable, "-m", "build", "--outdir", dist, ROOT], ROOT, env)
+        wheels = sorted(dist.glob("*.whl"))
+        sdists = sorted(dist.glob("*.tar.gz"))
+        if len(wheels) != 1 or len(sdists) != 1:
+            raise SystemExit(f"expected one wheel and one sdist in {dist}, got {wheels + sdists}")
+        venv = work / "venv"
+        shutil.rmtree(venv, ignore_errors=True)
+        _step("venv", [sys.executable, "-m", "venv", venv], work, env)
+        bin_dir = venv / "bin"
+        pip = [bin_dir / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+        _step("install", [*pip, f"{wheels[0]}[conformance]"], work, env)
+
+        outside = work / "outside"  # no checkout here: imports come from the venv only
+        shutil.rmtree(outside, ignore_errors=True)
+        outside.mkdir()
+        env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+        for command in ("odoo-mcp", "fake-odoo", "odoo-mcp-conformance"):
+            out = _step(f"{command} --version", [bin_dir / command, "--version"], outside, env)
+            if out.strip() != f"{command} {version}":
+                raise SystemExit(f"{command} --version printed {out.strip()!r}")
+
+        client = outside / "package_client.py"
+        shutil.copy(Path(__file__).with_name("package_client.py"), client)
+        _step("demo over stdio", [bin_dir / "python", client, bin_dir / "odoo-mcp"], outside, env)
+
+        kit = [bin_dir / "odoo-mcp-conformance", "run", "--target", "reference"]
+        kit += ["--report-dir", outside / "kit", "-q", "--workers", "1", "-k", args.select]
+        _step("kit", kit, outside, env)
+        if not (outside / "kit" / "report.json").is_file():
+            raise SystemExit("the kit wrote no report.json")
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"package check passed in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
