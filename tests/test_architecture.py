@@ -277,3 +277,18 @@ def test_import_cycles_finds_a_cycle(tmp_path: Path) -> None:
     graph = import_graph(package)
     assert graph["pkg.c"] == {"pkg.a"}
     assert import_cycles(package) == [["pkg.a", "pkg.b"], ["pkg.d", "pkg.e"]]
+
+
+def test_odoo_mcp_has_no_import_cycle() -> None:
+    # issue 16: every import counts (function-level and TYPE_CHECKING ones too)
+    assert import_cycles(SRC / "odoo_mcp") == []
+
+
+def test_only_the_mcp_adapter_imports_the_sdk() -> None:
+    # odoo_mcp.adapter is the MCP adapter; tools, resources, prompts, safety and errors know
+    # no MCP (their tests need no transport), and an SDK upgrade is checked in one package.
+    importers = {
+        module for module, names in _imported_modules(SRC / "odoo_mcp").items() if "mcp" in names
+    }
+    assert importers and all(module.startswith("odoo_mcp/adapter/") for module in importers)
+    assert "odoo_mcp/adapter/sdk.py" in importers

@@ -346,7 +346,14 @@ class OdooMcpConfig(BaseSettings):
 
     def safety_policy(self) -> SafetyPolicy:
         """REQ-11-03: the policy the tools enforce."""
-        return SafetyPolicy.from_config(self)
+        return SafetyPolicy(
+            mode=self.mode,
+            model_allowlist=self.model_allowlist,
+            model_blocklist=self.model_blocklist,
+            write_allowlist=self.write_allowlist,
+            field_blocklist=self.field_blocklist,
+            method_blocklist=self.method_blocklist,
+        )
 
     def rate_limits(self) -> RateLimits:
         """REQ-11-19: the rate limiter's settings."""

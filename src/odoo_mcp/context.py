@@ -13,18 +13,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from odoo_mcp.connection import OdooError
 from odoo_mcp.connection.base import OdooCalls
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety.policy import SafetyPolicy
+from odoo_mcp.toolsets.metadata import ToolsetMetadata
+from odoo_mcp.toolsets.report import RegistrationReport
 
-if TYPE_CHECKING:
-    from odoo_mcp.toolsets.registration import ToolsetRegistry
+__all__ = ["RegisteredToolsets", "ServerContext"]
 
-__all__ = ["ServerContext"]
+
+class RegisteredToolsets(Protocol):
+    """REQ-03-10/19: what the toolset registration did, as tools, resources and prompts read it
+    (``odoo_mcp.toolsets.ToolsetRegistry``; a protocol here, since toolsets hold the tools and
+    the tools hold this context)."""
+
+    @property
+    def report(self) -> RegistrationReport: ...
+
+    def tool_names(self) -> tuple[str, ...]: ...
+
+    def get_registered_toolsets(self) -> list[ToolsetMetadata]: ...
+
+    def get_toolset_for_tool(self, tool: str) -> str | None: ...
+
+    def tools_by_toolset(self) -> Mapping[str, list[str]]: ...
 
 
 @dataclass(frozen=True)
@@ -38,7 +54,7 @@ class ServerContext:
     search_default_limit: int = 80
     search_max_limit: int = 500
     #: REQ-03-10/19: what the toolset registration did (None outside a server, in unit tests)
-    toolsets: ToolsetRegistry | None = field(default=None)
+    toolsets: RegisteredToolsets | None = field(default=None)
     #: REQ-06-02: this server's version, shown in system/info
     server_version: str = ""
     #: REQ-06-05: the rate limits in force, shown in config/safety

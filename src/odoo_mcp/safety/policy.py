@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.blocklists import (
@@ -29,9 +28,6 @@ from odoo_mcp.safety.modes import (
     is_tool_visible,
     operation_of_method,
 )
-
-if TYPE_CHECKING:
-    from odoo_mcp.config import OdooMcpConfig
 
 __all__ = ["SafetyPolicy"]
 
@@ -59,18 +55,6 @@ class SafetyPolicy:
         self.fields = FieldFilter(field_blocklist)
         self.methods = MethodFilter(method_blocklist)
         self.write_allowlist = frozenset(m.strip() for m in write_allowlist if m.strip())
-
-    @classmethod
-    def from_config(cls, config: OdooMcpConfig) -> SafetyPolicy:
-        """REQ-11-02: the policy of a validated configuration."""
-        return cls(
-            mode=config.mode,
-            model_allowlist=config.model_allowlist,
-            model_blocklist=config.model_blocklist,
-            write_allowlist=config.write_allowlist,
-            field_blocklist=config.field_blocklist,
-            method_blocklist=config.method_blocklist,
-        )
 
     # -- tools -------------------------------------------------------------------------------
 

@@ -6,30 +6,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from odoo_mcp.tools.spec import ToolSpec
+from odoo_mcp.toolsets.metadata import ToolsetMetadata
 
 __all__ = ["AnySpec", "BaseToolset", "ToolsetMetadata"]
 
 AnySpec = ToolSpec[Any, Any]
-
-
-class ToolsetMetadata(BaseModel):
-    """REQ-03-02: what a toolset declares about itself."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    description: str
-    version: str = "1.0.0"
-    required_modules: tuple[str, ...] = ()
-    min_odoo_version: str = "14.0"
-    max_odoo_version: str | None = None
-    depends_on: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    #: decision 28: False for a toolset only an explicit ``enabled_toolsets`` entry turns on
-    enabled_by_default: bool = Field(default=True)
 
 
 class BaseToolset(ABC):
