@@ -47,10 +47,29 @@ ODOO_DATETIME: Final = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.
 STRING_TYPES: Final = frozenset({"char", "text", "html"})
 BLOCK_TAGS: Final = frozenset(
     {
-        "p", "div", "br", "li", "tr", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6",
-        "blockquote", "pre", "hr", "section", "article", "header", "footer",
+        "p",
+        "div",
+        "br",
+        "li",
+        "tr",
+        "ul",
+        "ol",
+        "table",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "blockquote",
+        "pre",
+        "hr",
+        "section",
+        "article",
+        "header",
+        "footer",
     }
-)  # fmt: skip
+)
 HIDDEN_TAGS: Final = frozenset({"script", "style", "head", "title"})
 
 

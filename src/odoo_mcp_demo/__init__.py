@@ -34,9 +34,15 @@ __all__ = ["COMMAND", "DEMO_VERSION", "client_snippet", "main", "run_demo"]
 DEMO_VERSION: Final = "19.0"
 #: the connection settings the demo replaces, whatever the environment says
 _CONNECTION_FIELDS: Final = (
-    "odoo_url", "odoo_db", "odoo_username", "odoo_password", "odoo_api_key", "odoo_protocol",
-    "odoo_verify_ssl", "odoo_ca_cert",
-)  # fmt: skip
+    "odoo_url",
+    "odoo_db",
+    "odoo_username",
+    "odoo_password",
+    "odoo_api_key",
+    "odoo_protocol",
+    "odoo_verify_ssl",
+    "odoo_ca_cert",
+)
 
 
 def client_snippet(argv0: str | None = None) -> dict[str, object]:

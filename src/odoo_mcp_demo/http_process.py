@@ -34,10 +34,26 @@ def http_server_process(
     ``GET /health`` answers; stop it on exit. Its stderr goes to a file (a pipe nobody reads
     would fill up and block the server) and ends the error if the server does not start."""
     port = free_port()
-    environ = {**os.environ, "ODOO_URL": odoo_url, "ODOO_DB": "demo", "ODOO_USERNAME": "admin",
-               "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_LOG_LEVEL": "warning", **env}  # fmt: skip
-    argv = [sys.executable, "-m", "odoo_mcp", "serve", "--transport", "http", "--port",
-            str(port), *flags]  # fmt: skip
+    environ = {
+        **os.environ,
+        "ODOO_URL": odoo_url,
+        "ODOO_DB": "demo",
+        "ODOO_USERNAME": "admin",
+        "ODOO_API_KEY": ADMIN_API_KEY,
+        "ODOO_MCP_LOG_LEVEL": "warning",
+        **env,
+    }
+    argv = [
+        sys.executable,
+        "-m",
+        "odoo_mcp",
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        str(port),
+        *flags,
+    ]
     with tempfile.TemporaryFile() as stderr:
         process = subprocess.Popen(
             argv, env=environ, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr

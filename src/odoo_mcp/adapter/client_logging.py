@@ -25,8 +25,15 @@ logger = logging.getLogger("odoo_mcp.server")
 McpLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 #: RFC 5424 severities, least severe first, as MCP names them
 LEVELS: Final[tuple[McpLevel, ...]] = (
-    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency",
-)  # fmt: skip
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+)
 #: Sessions remembered with their level (the SDK caps and expires sessions too).
 MAX_SESSIONS: Final = 10_000
 
@@ -68,8 +75,10 @@ class ClientLogLevels:
                 # deprecated for the 2026-07-28 era only: this client asked for it (2025 era)
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
                 await ctx.session.send_log_message(
-                    level=level, data=data, logger="odoo_mcp.errors",
+                    level=level,
+                    data=data,
+                    logger="odoo_mcp.errors",
                     related_request_id=ctx.request_id,
-                )  # fmt: skip
+                )
         except Exception:  # the call's answer matters more than its log line
             logger.debug("could not send a log message to the client", exc_info=True)

@@ -251,10 +251,15 @@ class ToolDispatcher:
                 await self.client_log.send(
                     ctx,
                     mcp_level(log_level(response.category)),
-                    {"tool": spec.name, "model": model, "method": method,
-                     "category": response.category.value, "code": response.code,
-                     "message": response.message},
-                )  # fmt: skip
+                    {
+                        "tool": spec.name,
+                        "model": model,
+                        "method": method,
+                        "category": response.category.value,
+                        "code": response.code,
+                        "message": response.message,
+                    },
+                )
             return error_result
         self._audit(spec, params, session, model, started, success=True, result=result)
         payload = result.model_dump(mode="json", by_alias=True)

@@ -54,11 +54,24 @@ def merge_context(
 # read list plus the metadata calls the server itself makes).
 READ_METHODS: Final = frozenset(
     {
-        "read", "search", "search_read", "search_count", "search_fetch", "fields_get",
-        "default_get", "name_get", "name_search", "read_group", "formatted_read_group",
-        "check_access_rights", "check_access_rule", "has_access", "exists", "context_get",
+        "read",
+        "search",
+        "search_read",
+        "search_count",
+        "search_fetch",
+        "fields_get",
+        "default_get",
+        "name_get",
+        "name_search",
+        "read_group",
+        "formatted_read_group",
+        "check_access_rights",
+        "check_access_rule",
+        "has_access",
+        "exists",
+        "context_get",
     }
-)  # fmt: skip
+)
 BACKOFF: Final = (1.0, 2.0, 4.0)
 
 

@@ -11,6 +11,11 @@ from odoo_mcp.contracts.schemas import (
 from odoo_mcp.contracts.tools import CONTRACT_TOOL_NAMES, TOOLS
 
 __all__ = [
-    "CONTRACT_TOOL_NAMES", "CONTRACT_VERSION", "CONTRACT_VERSIONS", "TOOLS", "contract_mocks",
-    "contract_schemas", "contract_version",
-]  # fmt: skip
+    "CONTRACT_TOOL_NAMES",
+    "CONTRACT_VERSION",
+    "CONTRACT_VERSIONS",
+    "TOOLS",
+    "contract_mocks",
+    "contract_schemas",
+    "contract_version",
+]

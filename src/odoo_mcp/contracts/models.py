@@ -13,10 +13,20 @@ from pydantic import BaseModel, ConfigDict, Field, PlainSerializer
 from pydantic.alias_generators import to_camel
 
 __all__ = [
-    "Customer", "CustomersSearchRequest", "CustomersSearchResponse", "DeliveriesTrackRequest",
-    "DeliveriesTrackResponse", "Money", "OrderLine", "OrdersGetRequest", "OrdersGetResponse",
-    "Product", "ProductsListRequest", "ProductsListResponse", "TrackingEvent",
-]  # fmt: skip
+    "Customer",
+    "CustomersSearchRequest",
+    "CustomersSearchResponse",
+    "DeliveriesTrackRequest",
+    "DeliveriesTrackResponse",
+    "Money",
+    "OrderLine",
+    "OrdersGetRequest",
+    "OrdersGetResponse",
+    "Product",
+    "ProductsListRequest",
+    "ProductsListResponse",
+    "TrackingEvent",
+]
 
 #: REQ-LUJ-02/08: a decimal amount, sent as a JSON number (two decimals)
 Money = Annotated[

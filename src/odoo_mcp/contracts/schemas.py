@@ -17,9 +17,13 @@ from pydantic import BaseModel
 from odoo_mcp.contracts import models as m
 
 __all__ = [
-    "CONTRACT_VERSION", "CONTRACT_VERSIONS", "OPERATIONS", "contract_mocks", "contract_schemas",
+    "CONTRACT_VERSION",
+    "CONTRACT_VERSIONS",
+    "OPERATIONS",
+    "contract_mocks",
+    "contract_schemas",
     "contract_version",
-]  # fmt: skip
+]
 
 OPERATIONS: Final[dict[str, tuple[type[BaseModel], type[BaseModel]]]] = {
     "orders.get": (m.OrdersGetRequest, m.OrdersGetResponse),

@@ -71,9 +71,12 @@ def _contract_errors(
 
 
 def _not_found(what: str) -> ToolError:
-    return ToolError("NOT_FOUND", f"{what} does not exist", category=ErrorCategory.NOT_FOUND,
-                     suggestion="Check the reference; customers.search and products.list "
-                     "find existing ones.")  # fmt: skip
+    return ToolError(
+        "NOT_FOUND",
+        f"{what} does not exist",
+        category=ErrorCategory.NOT_FOUND,
+        suggestion="Check the reference; customers.search and products.list find existing ones.",
+    )
 
 
 def _quantity(value: Any) -> int | float:
@@ -128,8 +131,11 @@ async def orders_get(ctx: ServerContext, params: OrdersGetRequest) -> OrdersGetR
             )
     created = utc(order.get("create_date"))
     if created is None:  # REQ-LUJ-02: createdAt is required and never made up
-        raise ToolError("INTERNAL_ERROR", f"Odoo sent order {params.order_id} without its "
-                        "creation date", category=ErrorCategory.UNKNOWN)  # fmt: skip
+        raise ToolError(
+            "INTERNAL_ERROR",
+            f"Odoo sent order {params.order_id} without its creation date",
+            category=ErrorCategory.UNKNOWN,
+        )
     partner = order.get("partner_id")
     return OrdersGetResponse(
         order_id=order["name"],
@@ -186,17 +192,23 @@ async def products_list(ctx: ServerContext, params: ProductsListRequest) -> Prod
     domain: list[Any] = [["sale_ok", "=", True]]
     if params.category_id is not None:
         if not params.category_id.isdigit():
-            raise ToolError("INVALID_PARAMS", f"categoryId '{params.category_id}' is not a "
-                            "category id (digits)", suggestion="Use the categoryId of a "
-                            "product from products.list.")  # fmt: skip
+            raise ToolError(
+                "INVALID_PARAMS",
+                f"categoryId '{params.category_id}' is not a category id (digits)",
+                suggestion="Use the categoryId of a product from products.list.",
+            )
         domain.append(["categ_id", "child_of", int(params.category_id)])
     if params.available:
         domain.append(["qty_available", ">", 0])
     fields = ["default_code", "name", "description_sale", "lst_price", "qty_available", "categ_id"]
     rows = await ctx.odoo.search_read(
-        "product.product", domain, fields, offset=params.offset, limit=params.limit,
+        "product.product",
+        domain,
+        fields,
+        offset=params.offset,
+        limit=params.limit,
         order="default_code, id",
-    )  # fmt: skip
+    )
     total = int(await ctx.odoo.search_count("product.product", domain))
     products = [
         Product(
@@ -220,8 +232,18 @@ async def deliveries_track(
     the validation (``date_done``) and, for a cancelled delivery, its last change. A planned
     date (``scheduled_date``) is no event; it is the estimated delivery."""
     ctx.policy.check_operation(Operation.READ, "stock.picking")
-    fields = ["name", "origin", "state", "create_date", "write_date", "scheduled_date",
-              "date_deadline", "date_done", "sale_id", "location_dest_id"]  # fmt: skip
+    fields = [
+        "name",
+        "origin",
+        "state",
+        "create_date",
+        "write_date",
+        "scheduled_date",
+        "date_deadline",
+        "date_done",
+        "sale_id",
+        "location_dest_id",
+    ]
     rows = await ctx.odoo.search_read(
         "stock.picking", [["name", "=", params.delivery_id]], fields, limit=1
     )
@@ -237,16 +259,19 @@ async def deliveries_track(
     where = str(destination[1]) if isinstance(destination, list) else None
     events: list[TrackingEvent] = []
     if created := utc(pick.get("create_date")):
-        events.append(TrackingEvent(timestamp=created, status="pending",
-                                    notes="Delivery order created"))  # fmt: skip
+        events.append(
+            TrackingEvent(timestamp=created, status="pending", notes="Delivery order created")
+        )
     done = utc(pick.get("date_done"))
     if status == "delivered" and done:
-        events.append(TrackingEvent(timestamp=done, status="delivered", location=where,
-                                    notes="Delivered"))  # fmt: skip
+        events.append(
+            TrackingEvent(timestamp=done, status="delivered", location=where, notes="Delivered")
+        )
     cancelled = utc(pick.get("write_date"))
     if status == "failed" and cancelled:
-        events.append(TrackingEvent(timestamp=cancelled, status="failed",
-                                    notes="Delivery cancelled"))  # fmt: skip
+        events.append(
+            TrackingEvent(timestamp=cancelled, status="failed", notes="Delivery cancelled")
+        )
     scheduled = utc(pick.get("scheduled_date"))
     return DeliveriesTrackResponse(
         delivery_id=pick["name"],
@@ -286,22 +311,42 @@ def _contract(
 
 
 TOOLS: Final[tuple[ToolSpec[Any, Any], ...]] = (
-    _contract("orders.get", "Get an order",
-              "A sale order by its reference (orderId, e.g. S00035): status "
-              "(draft/confirmed/done/cancel), customer, total, creation date, and the lines "
-              "when includeLines is true.",
-              OrdersGetRequest, OrdersGetResponse, orders_get),
-    _contract("customers.search", "Search customers",
-              "Customers whose name, email or phone contains the query, with the total "
-              "number of matches.",
-              CustomersSearchRequest, CustomersSearchResponse, customers_search),
-    _contract("products.list", "List products",
-              "A page (limit/offset) of the catalogue, optionally one category (categoryId) "
-              "and only what is in stock (available), with the total count.",
-              ProductsListRequest, ProductsListResponse, products_list),
-    _contract("deliveries.track", "Track a delivery",
-              "A delivery by its reference (deliveryId, e.g. WH/OUT/00019): status "
-              "(pending/in_transit/delivered/failed), order, dates and tracking events.",
-              DeliveriesTrackRequest, DeliveriesTrackResponse, deliveries_track),
-)  # fmt: skip
+    _contract(
+        "orders.get",
+        "Get an order",
+        "A sale order by its reference (orderId, e.g. S00035): status "
+        "(draft/confirmed/done/cancel), customer, total, creation date, and the lines "
+        "when includeLines is true.",
+        OrdersGetRequest,
+        OrdersGetResponse,
+        orders_get,
+    ),
+    _contract(
+        "customers.search",
+        "Search customers",
+        "Customers whose name, email or phone contains the query, with the total "
+        "number of matches.",
+        CustomersSearchRequest,
+        CustomersSearchResponse,
+        customers_search,
+    ),
+    _contract(
+        "products.list",
+        "List products",
+        "A page (limit/offset) of the catalogue, optionally one category (categoryId) "
+        "and only what is in stock (available), with the total count.",
+        ProductsListRequest,
+        ProductsListResponse,
+        products_list,
+    ),
+    _contract(
+        "deliveries.track",
+        "Track a delivery",
+        "A delivery by its reference (deliveryId, e.g. WH/OUT/00019): status "
+        "(pending/in_transit/delivered/failed), order, dates and tracking events.",
+        DeliveriesTrackRequest,
+        DeliveriesTrackResponse,
+        deliveries_track,
+    ),
+)
 CONTRACT_TOOL_NAMES: Final = frozenset(spec.name for spec in TOOLS)

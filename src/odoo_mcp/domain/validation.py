@@ -56,16 +56,20 @@ OPERATOR_DOCS: Final[Mapping[str, tuple[str, str]]] = MappingProxyType(
         "not like": ("does not contain, case-sensitive (Odoo adds %...%)", "string"),
         "ilike": ("contains, case-insensitive (Odoo adds %...%)", "string"),
         "not ilike": ("does not contain, case-insensitive (Odoo adds %...%)", "string"),
-        "=like": ("SQL pattern, case-sensitive, no auto-wrapping: write % and _ yourself",
-                  "string"),
-        "=ilike": ("SQL pattern, case-insensitive, no auto-wrapping: write % and _ yourself",
-                   "string"),
+        "=like": (
+            "SQL pattern, case-sensitive, no auto-wrapping: write % and _ yourself",
+            "string",
+        ),
+        "=ilike": (
+            "SQL pattern, case-insensitive, no auto-wrapping: write % and _ yourself",
+            "string",
+        ),
         "in": ("value is one of the list", "list (mandatory, even for one value)"),
         "not in": ("value is none of the list", "list (mandatory, even for one value)"),
         "child_of": ("record or its descendants (models with parent_id)", "id or list of ids"),
         "parent_of": ("record or its ancestors (models with parent_id)", "id or list of ids"),
     }
-)  # fmt: skip
+)
 #: REQ-04a-04: exactly these 16 (decision 9: nothing else, though real Odoo takes more)
 OPERATORS: Final = frozenset(OPERATOR_DOCS)
 MAX_PATH_DEPTH: Final = 4

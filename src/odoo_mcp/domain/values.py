@@ -23,9 +23,18 @@ HIERARCHY: Final = frozenset({"child_of", "parent_of"})
 ALL: Final = ORDERING | PATTERN | MEMBERSHIP | HIERARCHY | {"=", "!="}
 #: operators real Odoo (or habit) offers, mapped to the spec's (decision 9)
 ALIASES: Final = {
-    "<>": "!=", "==": "=", "=>": ">=", "=<": "<=", "is": "=", "is not": "!=", "not_in": "not in",
-    "notin": "not in", "contains": "ilike", "not contains": "not ilike", "=?": "=",
-}  # fmt: skip
+    "<>": "!=",
+    "==": "=",
+    "=>": ">=",
+    "=<": "<=",
+    "is": "=",
+    "is not": "!=",
+    "not_in": "not in",
+    "notin": "not in",
+    "contains": "ilike",
+    "not contains": "not ilike",
+    "=?": "=",
+}
 DATE_RE: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
 DATETIME_RE: Final = re.compile(r"\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?")
 

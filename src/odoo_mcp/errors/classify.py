@@ -105,9 +105,14 @@ def classify_rpc_error(
         suggestion = fill(pattern.suggestion_template, values)
         category, code = pattern.category, pattern.code
         return _response(
-            category, code, message, suggestion, details,
-            original_error=parsed.final_line, traceback=parsed.traceback,
-        )  # fmt: skip
+            category,
+            code,
+            message,
+            suggestion,
+            details,
+            original_error=parsed.final_line,
+            traceback=parsed.traceback,
+        )
     classified = (
         fallbacks.by_class(parsed.error_class)
         or fallbacks.by_text(f"{parsed.message}\n{parsed.traceback or ''}")
@@ -120,9 +125,14 @@ def classify_rpc_error(
         (category, code), message = classified, parsed.message[:_MAX_MESSAGE]
     suggestion = code_suggestion(code, category, model)
     return _response(
-        category, code, message, suggestion, details,
-        original_error=parsed.final_line, traceback=parsed.traceback,
-    )  # fmt: skip
+        category,
+        code,
+        message,
+        suggestion,
+        details,
+        original_error=parsed.final_line,
+        traceback=parsed.traceback,
+    )
 
 
 def _status(exc: OdooRpcError) -> fallbacks.Classified | None:
@@ -142,9 +152,13 @@ def _connection(exc: OdooConnectionError) -> ErrorResponse:
         wait = exc.retry_after if exc.retry_after is not None else DEFAULT_RATE_LIMIT_RETRY_AFTER
         suggestion = f"Odoo is rate limiting requests. Wait {wait:g} seconds, then retry."
         return _response(
-            ErrorCategory.RATE_LIMIT, ErrorCode.RATE_LIMITED, exc.message, suggestion, details,
+            ErrorCategory.RATE_LIMIT,
+            ErrorCode.RATE_LIMITED,
+            exc.message,
+            suggestion,
+            details,
             retry_after=wait,
-        )  # fmt: skip
+        )
     if exc.http_status in (401, 403):
         # REQ-10-08: whatever the transport made of the body (an HTML page where XML-RPC or
         # JSON-2 expected their own format), a 401/403 means the session or the credentials
@@ -186,9 +200,13 @@ def _spec_shaped(exc: SpecShapedError) -> ErrorResponse:
         details["example"] = example
     retry_after = getattr(exc, "retry_after", None)
     response = _response(
-        category, str(exc.code), exc.message, exc.suggestion, details,
+        category,
+        str(exc.code),
+        exc.message,
+        exc.suggestion,
+        details,
         retry_after=float(retry_after) if isinstance(retry_after, int | float) else None,
-    )  # fmt: skip
+    )
     retry = getattr(exc, "retry", None)
     return response.model_copy(update={"retry": retry}) if isinstance(retry, bool) else response
 
@@ -218,9 +236,11 @@ def classify(
         return _access(exc)
     if isinstance(exc, OdooConfigurationError):
         return _response(
-            ErrorCategory.CONFIGURATION, ErrorCode.CONFIG_ERROR, exc.message,
+            ErrorCategory.CONFIGURATION,
+            ErrorCode.CONFIG_ERROR,
+            exc.message,
             code_suggestion(ErrorCode.CONFIG_ERROR, ErrorCategory.CONFIGURATION),
-        )  # fmt: skip
+        )
     if isinstance(exc, SpecShapedError):
         return _spec_shaped(exc)
     return _network_or_unknown(exc)

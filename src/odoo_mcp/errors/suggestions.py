@@ -49,10 +49,20 @@ LIST_TOOLSETS: Final = "odoo_core_list_toolsets"
 LIST_MODELS: Final = "odoo_core_list_models"
 SPEC04_TOOLS: Final = frozenset(
     {
-        SEARCH_READ, READ, CREATE, WRITE, UNLINK, COUNT, FIELDS_GET, EXECUTE, NAME_GET,
-        DEFAULT_GET, LIST_TOOLSETS, LIST_MODELS,
+        SEARCH_READ,
+        READ,
+        CREATE,
+        WRITE,
+        UNLINK,
+        COUNT,
+        FIELDS_GET,
+        EXECUTE,
+        NAME_GET,
+        DEFAULT_GET,
+        LIST_TOOLSETS,
+        LIST_MODELS,
     }
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True, slots=True)

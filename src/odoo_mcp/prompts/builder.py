@@ -29,19 +29,35 @@ __all__ = ["PROMPTS", "PromptSpec", "render_prompt"]
 
 Render = Callable[[ServerContext, Mapping[str, str]], Awaitable[str]]
 WELL_KNOWN: Final = (
-    "res.partner", "sale.order", "sale.order.line", "product.product", "product.template",
-    "account.move", "stock.picking", "crm.lead", "res.company", "res.users",
-)  # fmt: skip
+    "res.partner",
+    "sale.order",
+    "sale.order.line",
+    "product.product",
+    "product.template",
+    "account.move",
+    "stock.picking",
+    "crm.lead",
+    "res.company",
+    "res.users",
+)
 SEARCH: Final = "odoo_core_search_read"
 CREATE: Final = "odoo_core_create"
 EXECUTE: Final = "odoo_core_execute"
 #: REQ-06-20: an example value per field type (the create guide's example call)
 EXAMPLES: Final[Mapping[str, object]] = {
-    "char": "Example", "text": "Some text", "html": "<p>Some text</p>", "integer": 1,
-    "float": 1.0, "monetary": 100.0, "boolean": True, "many2one": 1, "date": "2026-01-31",
-    "datetime": "2026-01-31 09:00:00", "many2many": [[6, 0, [1]]],
+    "char": "Example",
+    "text": "Some text",
+    "html": "<p>Some text</p>",
+    "integer": 1,
+    "float": 1.0,
+    "monetary": 100.0,
+    "boolean": True,
+    "many2one": 1,
+    "date": "2026-01-31",
+    "datetime": "2026-01-31 09:00:00",
+    "many2many": [[6, 0, [1]]],
     "one2many": [[0, 0, {"name": "Example"}]],
-}  # fmt: skip
+}
 
 
 @dataclass(frozen=True)
@@ -139,8 +155,13 @@ async def overview(rc: ServerContext, args: Mapping[str, str]) -> str:
 def _operator_table() -> list[str]:
     """REQ-06-18 / REQ-04a-04: the 16 operators with meaning and value type."""
     rows = [f"| {op} | {meaning} | {value} |" for op, (meaning, value) in OPERATOR_DOCS.items()]
-    return [f"## Operators (exactly these {len(OPERATOR_DOCS)})", "",
-            "| operator | meaning | value |", "|---|---|---|", *rows]  # fmt: skip
+    return [
+        f"## Operators (exactly these {len(OPERATOR_DOCS)})",
+        "",
+        "| operator | meaning | value |",
+        "|---|---|---|",
+        *rows,
+    ]
 
 
 def _error_example() -> str:
@@ -155,8 +176,9 @@ def _error_example() -> str:
 async def domain_help(rc: ServerContext, args: Mapping[str, str]) -> str:
     """REQ-06-18: the complete L2/04a reference (structure, the 16 operators, their notes,
     field paths, dates, x2many commands, common patterns, validation, the error shape)."""
-    commands = [f"- {code} {name}: {form} - {text}" for code, (name, form, text) in
-                COMMANDS.items()]  # fmt: skip
+    commands = [
+        f"- {code} {name}: {form} - {text}" for code, (name, form, text) in COMMANDS.items()
+    ]
     return "\n".join(
         [
             "# Odoo domain syntax (complete reference)",
@@ -224,16 +246,16 @@ async def domain_help(rc: ServerContext, args: Mapping[str, str]) -> str:
 async def _description(rc: ServerContext, model: str) -> str:
     """REQ-06-19: the model's description (ir.model name); the model name if unreadable."""
     try:
-        rows = await rc.odoo.search_read("ir.model", [["model", "=", model]], ["name"],
-                                               limit=1)  # fmt: skip
+        rows = await rc.odoo.search_read("ir.model", [["model", "=", model]], ["name"], limit=1)
     except OdooError:
         return model
     name = rows[0].get("name") if rows else None
     return str(name) if isinstance(name, str) and name else model
 
 
-def _states(model: str, fields: Mapping[str, FieldInfo], flow: Workflow | None,
-            tools: set[str]) -> list[str]:  # fmt: skip
+def _states(
+    model: str, fields: Mapping[str, FieldInfo], flow: Workflow | None, tools: set[str]
+) -> list[str]:
     """REQ-06-19: the state machine when the model has a (visible) state field."""
     state_field = flow.state_field if flow else "state"
     info = fields.get(state_field)
@@ -281,12 +303,15 @@ def _tips(model: str, fields: Mapping[str, FieldInfo], flow: Workflow | None) ->
     if flow and flow.transitions:
         tips.append(f"Change {flow.state_field} with the transition methods, not by writing it.")
     if "active" in fields:
-        tips.append("Archived records are hidden; pass context {'active_test': False} to "
-                    "include them.")  # fmt: skip
+        tips.append(
+            "Archived records are hidden; pass context {'active_test': False} to include them."
+        )
     x2many = [n for n, f in fields.items() if f.is_x2many and not f.readonly][:3]
     if x2many:
-        tips.append(f"Write {', '.join(x2many)} with command triples, e.g. [[0, 0, {{...}}]] "
-                    "(see the odoo_domain_help prompt).")  # fmt: skip
+        tips.append(
+            f"Write {', '.join(x2many)} with command triples, e.g. [[0, 0, {{...}}]] "
+            "(see the odoo_domain_help prompt)."
+        )
     if any(f.type == "datetime" for f in fields.values()):
         tips.append("Datetimes are UTC strings 'YYYY-MM-DD HH:MM:SS'.")
     if any(f.type == "binary" for f in fields.values()):
@@ -337,8 +362,14 @@ async def create_record(rc: ServerContext, args: Mapping[str, str]) -> str:
     fields = await _visible_fields(rc, model)
     key = await rc.registry.key_fields(model, rc.policy.is_field_blocked)
     required = _required(fields)
-    common = [n for n in key if n in fields and n not in required and not fields[n].readonly
-              and fields[n].type not in ("binary", "one2many")][:6]  # fmt: skip
+    common = [
+        n
+        for n in key
+        if n in fields
+        and n not in required
+        and not fields[n].readonly
+        and fields[n].type not in ("binary", "one2many")
+    ][:6]
     defaults = await rc.odoo.execute_kw(model, "default_get", [required + common])
     defaults = defaults if isinstance(defaults, dict) else {}
     lines = [f"# Creating a {model} record", "", "## Required fields"]
@@ -347,12 +378,14 @@ async def create_record(rc: ServerContext, args: Mapping[str, str]) -> str:
         for n in required
     ] or ["- (none)"]
     lines += ["", "## Default values (filled in when you leave the field out)"]
-    lines += [f"- {n}: {json.dumps(v, default=str)}" for n, v in defaults.items()
-              if n in fields] or ["- (none)"]  # fmt: skip
+    lines += [
+        f"- {n}: {json.dumps(v, default=str)}" for n, v in defaults.items() if n in fields
+    ] or ["- (none)"]
     example = {n: _example(fields[n]) for n in required if n not in defaults}
     lines += ["", "## Example values for common fields"]
-    lines += [f"- {n} ({fields[n].type}): {json.dumps(_example(fields[n]))}"
-              for n in required + common] or ["- (none)"]  # fmt: skip
+    lines += [
+        f"- {n} ({fields[n].type}): {json.dumps(_example(fields[n]))}" for n in required + common
+    ] or ["- (none)"]
     relations = [n for n in required + common if fields[n].type in ("many2one", "many2many")]
     lines += ["", "## Relations"]
     lines += [
@@ -398,18 +431,37 @@ async def search_help(rc: ServerContext, args: Mapping[str, str]) -> str:
 
 
 PROMPTS: Final = (
-    PromptSpec("odoo_overview", "Get an overview of the connected Odoo instance, available "
-               "tools, and how to use them", (), overview),
-    PromptSpec("odoo_domain_help", "Reference guide for Odoo domain filter syntax", (),
-               domain_help),
-    PromptSpec("odoo_model_guide", "Get a guide for working with a specific Odoo model",
-               (("model_name", "The Odoo model name (e.g., 'sale.order')"),), model_guide),
-    PromptSpec("odoo_create_record", "Get guidance for creating a record on a specific model",
-               (("model_name", "The Odoo model name"),), create_record),
-    PromptSpec("odoo_search_help", "Get help constructing a search query for a model",
-               (("model_name", "The Odoo model name"),
-                ("query", "What you're looking for (natural language)")), search_help),
-)  # fmt: skip
+    PromptSpec(
+        "odoo_overview",
+        "Get an overview of the connected Odoo instance, available tools, and how to use them",
+        (),
+        overview,
+    ),
+    PromptSpec(
+        "odoo_domain_help", "Reference guide for Odoo domain filter syntax", (), domain_help
+    ),
+    PromptSpec(
+        "odoo_model_guide",
+        "Get a guide for working with a specific Odoo model",
+        (("model_name", "The Odoo model name (e.g., 'sale.order')"),),
+        model_guide,
+    ),
+    PromptSpec(
+        "odoo_create_record",
+        "Get guidance for creating a record on a specific model",
+        (("model_name", "The Odoo model name"),),
+        create_record,
+    ),
+    PromptSpec(
+        "odoo_search_help",
+        "Get help constructing a search query for a model",
+        (
+            ("model_name", "The Odoo model name"),
+            ("query", "What you're looking for (natural language)"),
+        ),
+        search_help,
+    ),
+)
 
 
 async def render_prompt(rc: ServerContext, name: str, args: Mapping[str, str]) -> str:

@@ -18,9 +18,17 @@ __all__ = [
 #: REQ-07-10 attributes plus searchable/sortable (domain and ``order`` checks use them): the
 #: attributes odoo_core_fields_get can answer from the cache
 FIELDS_GET_ATTRIBUTES: Final = (
-    "string", "type", "required", "readonly", "store", "relation", "selection", "help",
-    "searchable", "sortable",
-)  # fmt: skip
+    "string",
+    "type",
+    "required",
+    "readonly",
+    "store",
+    "relation",
+    "selection",
+    "help",
+    "searchable",
+    "sortable",
+)
 #: what the registry requests: the above plus ``depends`` (REQ-07-01), which Odoo 19's
 #: ``Field.get_description`` sends for every field. Odoo sends no ``default``, ``groups`` or
 #: ``compute`` attribute: those come only from a static registry file.

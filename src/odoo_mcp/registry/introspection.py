@@ -35,14 +35,40 @@ logger = logging.getLogger(__name__)
 
 #: REQ-07-07: the models introspected when ``introspect_models`` is empty
 DEFAULT_INTROSPECT_MODELS: Final = (
-    "res.partner", "res.users", "res.company", "sale.order", "sale.order.line",
-    "purchase.order", "purchase.order.line", "account.move", "account.move.line",
-    "stock.picking", "stock.move", "stock.move.line", "stock.quant", "stock.warehouse",
-    "stock.location", "product.template", "product.product", "product.category", "crm.lead",
-    "crm.stage", "helpdesk.ticket", "helpdesk.stage", "helpdesk.team", "project.project",
-    "project.task", "project.milestone", "hr.employee", "hr.department", "hr.leave",
-    "calendar.event", "mail.message", "mail.activity", "ir.attachment",
-)  # fmt: skip
+    "res.partner",
+    "res.users",
+    "res.company",
+    "sale.order",
+    "sale.order.line",
+    "purchase.order",
+    "purchase.order.line",
+    "account.move",
+    "account.move.line",
+    "stock.picking",
+    "stock.move",
+    "stock.move.line",
+    "stock.quant",
+    "stock.warehouse",
+    "stock.location",
+    "product.template",
+    "product.product",
+    "product.category",
+    "crm.lead",
+    "crm.stage",
+    "helpdesk.ticket",
+    "helpdesk.stage",
+    "helpdesk.team",
+    "project.project",
+    "project.task",
+    "project.milestone",
+    "hr.employee",
+    "hr.department",
+    "hr.leave",
+    "calendar.event",
+    "mail.message",
+    "mail.activity",
+    "ir.attachment",
+)
 
 
 @dataclass(frozen=True)
@@ -179,12 +205,16 @@ async def introspect(
     elif left_out:
         logger.info(
             "registry: the %ss introspection budget ran out; left out: %s",
-            limits.budget_seconds, ", ".join(left_out),
-        )  # fmt: skip
+            limits.budget_seconds,
+            ", ".join(left_out),
+        )
     logger.info(
         "registry: introspected %d model(s) in %.1fs (%d skipped, %s installed modules)",
-        len(loaded), seconds, len(skipped), "?" if modules is None else modules,
-    )  # fmt: skip
+        len(loaded),
+        seconds,
+        len(skipped),
+        "?" if modules is None else modules,
+    )
     return IntrospectionReport(
         loaded=tuple(sorted(loaded)),
         skipped=tuple(sorted(skipped)),

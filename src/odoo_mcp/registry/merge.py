@@ -23,9 +23,16 @@ logger = logging.getLogger(__name__)
 
 #: the attributes both sources describe; a difference on one of them is a conflict
 _COMPARED: Final = (
-    "type", "string", "required", "readonly", "store", "help", "relation", "selection",
+    "type",
+    "string",
+    "required",
+    "readonly",
+    "store",
+    "help",
+    "relation",
+    "selection",
     "depends",
-)  # fmt: skip
+)
 
 
 def merge_fields(
@@ -43,8 +50,12 @@ def merge_fields(
             if ours != theirs:
                 logger.debug(
                     "registry: %s.%s %s: live %r wins over static %r",
-                    model, name, attribute, theirs, ours,
-                )  # fmt: skip
+                    model,
+                    name,
+                    attribute,
+                    theirs,
+                    ours,
+                )
         merged[name] = field.model_copy(
             update={
                 "default": known.default,
@@ -70,8 +81,11 @@ def merge_methods(
         if known.description and known.description != method.description:
             logger.debug(
                 "registry: %s.%s description: static %r wins over %r",
-                model, method.name, known.description, method.description,
-            )  # fmt: skip
+                model,
+                method.name,
+                known.description,
+                method.description,
+            )
         merged.append(
             MethodDoc(
                 name=method.name,

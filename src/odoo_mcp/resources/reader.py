@@ -25,8 +25,11 @@ from odoo_mcp.tools.core_meta import FieldsGetInput, fields_get
 from odoo_mcp.tools.core_toolsets import ListToolsetsInput, list_toolsets
 
 __all__ = [
-    "RESOURCES", "TEMPLATES", "ResourceInfo", "read_resource",
-]  # fmt: skip
+    "RESOURCES",
+    "TEMPLATES",
+    "ResourceInfo",
+    "read_resource",
+]
 
 
 class ResourceInfo(BaseModel):
@@ -41,29 +44,55 @@ class ResourceInfo(BaseModel):
 
 #: REQ-06-02..05: the static resources (system/info named and described as the seed shows it)
 RESOURCES: Final = (
-    ResourceInfo(uri="odoo://system/info", name="Odoo Instance Info",
-                 description="Connection details, Odoo version, and server capabilities"),
-    ResourceInfo(uri="odoo://system/modules", name="Installed Modules",
-                 description="The Odoo modules installed on the database"),
-    ResourceInfo(uri="odoo://system/toolsets", name="Toolsets",
-                 description="The toolsets and tools this server offers"),
-    ResourceInfo(uri="odoo://config/safety", name="Safety Configuration",
-                 description="Operation mode and the model, field and method lists in force"),
-)  # fmt: skip
+    ResourceInfo(
+        uri="odoo://system/info",
+        name="Odoo Instance Info",
+        description="Connection details, Odoo version, and server capabilities",
+    ),
+    ResourceInfo(
+        uri="odoo://system/modules",
+        name="Installed Modules",
+        description="The Odoo modules installed on the database",
+    ),
+    ResourceInfo(
+        uri="odoo://system/toolsets",
+        name="Toolsets",
+        description="The toolsets and tools this server offers",
+    ),
+    ResourceInfo(
+        uri="odoo://config/safety",
+        name="Safety Configuration",
+        description="Operation mode and the model, field and method lists in force",
+    ),
+)
 #: REQ-06-06..11: the templates (fields and record named and described as the seed shows them)
 TEMPLATES: Final = (
-    ResourceInfo(uri="odoo://model/{model_name}/fields", name="Model Fields",
-                 description="Field definitions for an Odoo model. Example: "
-                 "odoo://model/sale.order/fields"),
-    ResourceInfo(uri="odoo://model/{model_name}/methods", name="Model Methods",
-                 description="The action and button methods of a model"),
-    ResourceInfo(uri="odoo://model/{model_name}/states", name="Model States",
-                 description="A model's states and the methods that move between them"),
-    ResourceInfo(uri="odoo://record/{model_name}/{record_id}", name="Odoo Record",
-                 description="Read a specific Odoo record by model and ID"),
-    ResourceInfo(uri="odoo://record/{model_name}{?domain,limit}", name="Odoo Records",
-                 description="Records matching a URL-encoded JSON domain (limit 20, at most 100)"),
-)  # fmt: skip
+    ResourceInfo(
+        uri="odoo://model/{model_name}/fields",
+        name="Model Fields",
+        description="Field definitions for an Odoo model. Example: odoo://model/sale.order/fields",
+    ),
+    ResourceInfo(
+        uri="odoo://model/{model_name}/methods",
+        name="Model Methods",
+        description="The action and button methods of a model",
+    ),
+    ResourceInfo(
+        uri="odoo://model/{model_name}/states",
+        name="Model States",
+        description="A model's states and the methods that move between them",
+    ),
+    ResourceInfo(
+        uri="odoo://record/{model_name}/{record_id}",
+        name="Odoo Record",
+        description="Read a specific Odoo record by model and ID",
+    ),
+    ResourceInfo(
+        uri="odoo://record/{model_name}{?domain,limit}",
+        name="Odoo Records",
+        description="Records matching a URL-encoded JSON domain (limit 20, at most 100)",
+    ),
+)
 
 
 def _not_found(message: str, model: str | None) -> ToolError:
@@ -178,9 +207,13 @@ async def _listing(rc: ServerContext, ref: ResourceRef) -> dict[str, Any]:
     fields = await ctx.registry.get_fields(model)
     records = normalize_records(rows, fields, options=ctx.formatting)
     result: dict[str, Any] = {
-        "model": model, "domain": domain, "limit": ref.limit, "count": len(records),
-        "has_more": len(records) >= ref.limit, "records": records,
-    }  # fmt: skip
+        "model": model,
+        "domain": domain,
+        "limit": ref.limit,
+        "count": len(records),
+        "has_more": len(records) >= ref.limit,
+        "records": records,
+    }
     if warnings:
         result["warnings"] = list(warnings)
     return result

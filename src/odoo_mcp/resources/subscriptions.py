@@ -88,8 +88,11 @@ class SubscriptionManager:
             if key not in self.write_dates:
                 rows = await self.odoo.read(ref.model, [ref.record_id], ["write_date"])
                 if not rows:
-                    raise ToolError("NOT_FOUND", f"{ref.model} record {ref.record_id} does "
-                                    "not exist", category=ErrorCategory.NOT_FOUND)  # fmt: skip
+                    raise ToolError(
+                        "NOT_FOUND",
+                        f"{ref.model} record {ref.record_id} does not exist",
+                        category=ErrorCategory.NOT_FOUND,
+                    )
                 self.write_dates[key] = rows[0].get("write_date")
         else:
             self.last_state = self._state()
@@ -139,9 +142,11 @@ class SubscriptionManager:
         for model, ids in sorted(wanted.items()):
             try:
                 rows = await self.odoo.search_read(
-                    model, [["id", "in", sorted(ids)]], ["write_date"],
+                    model,
+                    [["id", "in", sorted(ids)]],
+                    ["write_date"],
                     context={"active_test": False},
-                )  # fmt: skip
+                )
             except OdooError as exc:
                 logger.warning("subscription poll of %s failed: %s", model, exc)
                 continue

@@ -22,9 +22,16 @@ MAX_LIMIT: Final = 100
 _MODEL = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*$")
 
 Kind = Literal[
-    "system_info", "system_modules", "system_toolsets", "config_safety",
-    "model_fields", "model_methods", "model_states", "record", "listing",
-]  # fmt: skip
+    "system_info",
+    "system_modules",
+    "system_toolsets",
+    "config_safety",
+    "model_fields",
+    "model_methods",
+    "model_states",
+    "record",
+    "listing",
+]
 _STATIC: Final[dict[tuple[str, str], Kind]] = {
     ("system", "info"): "system_info",
     ("system", "modules"): "system_modules",

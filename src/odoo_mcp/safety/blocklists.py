@@ -35,10 +35,17 @@ SafetyCode = Literal[
 #: REQ-11-08: the spec's nine models, the normative minimum.
 DEFAULT_MODEL_BLOCKLIST: Final = frozenset(
     {
-        "ir.config_parameter", "ir.cron", "base.automation", "ir.rule", "ir.model.access",
-        "res.users", "ir.mail_server", "fetchmail.server", "payment.provider",
+        "ir.config_parameter",
+        "ir.cron",
+        "base.automation",
+        "ir.rule",
+        "ir.model.access",
+        "res.users",
+        "ir.mail_server",
+        "fetchmail.server",
+        "payment.provider",
     }
-)  # fmt: skip
+)
 #: Decision 12: API key records are blocked too, beyond the spec's nine.
 EXTRA_DEFAULT_MODEL_BLOCKLIST: Final = frozenset({"res.users.apikeys"})
 #: REQ-11-09 / decision 2: readable, but never created, written or deleted, in any mode.
@@ -46,17 +53,31 @@ WRITE_PROTECTED_MODELS: Final = frozenset({"res.users"})
 #: REQ-11-13: nine bare field names, blocked on every model.
 DEFAULT_FIELD_BLOCKLIST: Final = frozenset(
     {
-        "password", "password_crypt", "oauth_access_token", "oauth_provider_id", "api_key",
-        "api_key_ids", "totp_secret", "totp_enabled", "signature",
+        "password",
+        "password_crypt",
+        "oauth_access_token",
+        "oauth_provider_id",
+        "api_key",
+        "api_key_ids",
+        "totp_secret",
+        "totp_enabled",
+        "signature",
     }
-)  # fmt: skip
+)
 #: REQ-11-16: nine method names (context manipulation, cache and module lifecycle).
 DEFAULT_METHOD_BLOCKLIST: Final = frozenset(
     {
-        "sudo", "with_user", "with_env", "with_context", "invalidate_cache", "clear_caches",
-        "init", "uninstall", "module_uninstall",
+        "sudo",
+        "with_user",
+        "with_env",
+        "with_context",
+        "invalidate_cache",
+        "clear_caches",
+        "init",
+        "uninstall",
+        "module_uninstall",
     }
-)  # fmt: skip
+)
 
 #: ``(model, field) -> related model or None``: lets a dotted path follow relations.
 RelationLookup = Callable[[str, str], str | None]

@@ -46,10 +46,19 @@ class Operation(StrEnum):
 #: Decision 1: the only methods ``odoo_core_execute`` accepts in readonly mode.
 EXECUTE_READ_METHODS: Final = frozenset(
     {
-        "read", "search", "search_read", "search_count", "fields_get", "default_get",
-        "name_get", "name_search", "read_group", "check_access_rights", "check_access_rule",
+        "read",
+        "search",
+        "search_read",
+        "search_count",
+        "fields_get",
+        "default_get",
+        "name_get",
+        "name_search",
+        "read_group",
+        "check_access_rights",
+        "check_access_rule",
     }
-)  # fmt: skip
+)
 
 #: Decision 1: listed in every mode although not read-only; its methods are filtered instead.
 ALWAYS_VISIBLE_TOOLS: Final = frozenset({"odoo_core_execute"})

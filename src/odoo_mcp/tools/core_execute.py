@@ -42,14 +42,33 @@ __all__ = ["NO_KWARGS_METHODS", "TOOLS", "ExecuteInput", "ExecuteResult", "execu
 #: REQ-04-26: methods that take no keyword arguments; any given are stripped (verbatim list).
 NO_KWARGS_METHODS: Final = frozenset(
     {
-        "action_cancel", "action_confirm", "action_draft", "action_done",
-        "action_lock", "action_unlock", "button_validate", "button_draft",
-        "button_cancel", "button_confirm", "action_post", "action_open",
-        "action_set_draft", "action_quotation_send", "action_view_invoice",
-        "copy", "name_get", "name_search", "read", "search", "search_read",
-        "search_count", "fields_get", "default_get", "onchange",
+        "action_cancel",
+        "action_confirm",
+        "action_draft",
+        "action_done",
+        "action_lock",
+        "action_unlock",
+        "button_validate",
+        "button_draft",
+        "button_cancel",
+        "button_confirm",
+        "action_post",
+        "action_open",
+        "action_set_draft",
+        "action_quotation_send",
+        "action_view_invoice",
+        "copy",
+        "name_get",
+        "name_search",
+        "read",
+        "search",
+        "search_read",
+        "search_count",
+        "fields_get",
+        "default_get",
+        "onchange",
     }
-)  # fmt: skip
+)
 
 NULL_FROM_XMLRPC_NOTE: Final = (
     "The method ran and its changes are saved. It returns None, which XML-RPC cannot carry, "

@@ -43,8 +43,14 @@ __all__ = [
 ]
 
 DEFAULT_ATTRIBUTES: Final = (
-    "string", "type", "required", "readonly", "help", "selection", "relation",
-)  # fmt: skip
+    "string",
+    "type",
+    "required",
+    "readonly",
+    "help",
+    "selection",
+    "relation",
+)
 #: REQ-04-23: attributes shown only when set (the spec's example omits them otherwise)
 WHEN_SET: Final = frozenset({"help", "relation", "selection"})
 
@@ -75,11 +81,17 @@ def _as_raw(info: FieldInfo) -> dict[str, Any]:
     """REQ-04-23: a cached FieldInfo back in fields_get's attribute names."""
     selection = [list(pair) for pair in info.selection] if info.selection is not None else None
     return {
-        "string": info.string, "type": info.type, "required": info.required,
-        "readonly": info.readonly, "help": info.help, "selection": selection,
-        "relation": info.relation, "store": info.store, "searchable": info.searchable,
+        "string": info.string,
+        "type": info.type,
+        "required": info.required,
+        "readonly": info.readonly,
+        "help": info.help,
+        "selection": selection,
+        "relation": info.relation,
+        "store": info.store,
+        "searchable": info.searchable,
         "sortable": info.sortable,
-    }  # fmt: skip
+    }
 
 
 def _summary(name: str, raw: Mapping[str, Any], attributes: Iterable[str]) -> dict[str, Any]:

@@ -127,9 +127,12 @@ class ToolsetRegistry:
         self._owners: dict[str, str] = {}
         self._tools: dict[str, AnySpec] = {}
         self.report = RegistrationReport(
-            results=[], total_toolsets=len(self.toolsets), registered_toolsets=0,
-            total_tools=0, timestamp=_now(),
-        )  # fmt: skip
+            results=[],
+            total_toolsets=len(self.toolsets),
+            registered_toolsets=0,
+            total_tools=0,
+            timestamp=_now(),
+        )
         self._check_unique_names()
 
     def _check_unique_names(self) -> None:
@@ -207,10 +210,12 @@ class ToolsetRegistry:
                 logger.info("toolset %s skipped: %s", metadata.name, reason)
                 results.append(
                     ToolsetRegistrationResult(
-                        name=metadata.name, status="skipped", tools_registered=[],
+                        name=metadata.name,
+                        status="skipped",
+                        tools_registered=[],
                         skip_reason=reason,
                     )
-                )  # fmt: skip
+                )
                 continue
             names = self._register(toolset, tools, owners)
             registered.add(metadata.name)

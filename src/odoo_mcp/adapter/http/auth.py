@@ -317,9 +317,11 @@ class BearerAuth:
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             await _refuse(
-                send, 401, "invalid_token",
+                send,
+                401,
+                "invalid_token",
                 "Authentication required: send Authorization: Bearer <your Odoo API key>",
-            )  # fmt: skip
+            )
             return
         unverified = False
         client = scope.get("client")
