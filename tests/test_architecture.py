@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -292,3 +294,34 @@ def test_only_the_mcp_adapter_imports_the_sdk() -> None:
     }
     assert importers and all(module.startswith("odoo_mcp/adapter/") for module in importers)
     assert "odoo_mcp/adapter/sdk.py" in importers
+
+
+def test_every_server_module_imports_first() -> None:
+    # A loop through a package's __init__ shows only when a module is the first one imported
+    # (the order of a test run can hide it): import each odoo_mcp module into a fresh set of
+    # odoo_mcp modules, in one subprocess.
+    script = """
+import importlib, pathlib, sys
+root = pathlib.Path(sys.argv[1])
+failed = []
+for path in sorted(root.rglob("*.py")):
+    if path.name == "__main__.py":
+        continue
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    for loaded in [m for m in sys.modules if m == "odoo_mcp" or m.startswith("odoo_mcp.")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except Exception as exc:
+        failed.append(f"{name}: {exc}")
+print("\\n".join(failed))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(SRC / "odoo_mcp")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.strip() == ""

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from odoo_mcp.connection import OdooError
 from odoo_mcp.connection.base import OdooCalls
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety.policy import SafetyPolicy
-from odoo_mcp.toolsets.metadata import ToolsetMetadata
-from odoo_mcp.toolsets.report import RegistrationReport
+
+if TYPE_CHECKING:  # importing odoo_mcp.toolsets runs its __init__, which imports the tools
+    from odoo_mcp.toolsets.metadata import ToolsetMetadata
+    from odoo_mcp.toolsets.report import RegistrationReport
 
 __all__ = ["RegisteredToolsets", "ServerContext"]
 
