@@ -32,6 +32,7 @@ from mcp.types import (
     SubscriptionsListenRequestParams,
     UnsubscribeRequestParams,
 )
+from pydantic import BaseModel
 
 from odoo_mcp.adapter import sdk
 from odoo_mcp.adapter.client_logging import ClientLogLevels
@@ -124,7 +125,8 @@ def build_server(
     REQ-11-04/05: only the tools visible in the mode (and in the enabled toolsets) are
     registered. The lifespan connects to Odoo before the first request is served
     (REQ-01-15: a failure stops the start), registers the toolsets that can run on it
-    (REQ-03-04) and closes the connection at the end.
+    (REQ-03-04), starts the subscription polls and the registry's introspection (REQ-07-09)
+    in the background, and closes the connection at the end.
     """
     registration = toolset_registry(config, toolsets)
     # REQ-HTTP-15: every Odoo call goes to the request's caller (HTTP with auth) or to ours
@@ -147,24 +149,14 @@ def build_server(
         publish=bus_publisher(bus),
     )
 
-    async def poll_forever() -> None:
-        """REQ-06-14: a poll round every interval while anyone is subscribed."""
-        while True:
-            await anyio.sleep(subscriptions.interval)
-            if subscriptions.clients:
-                try:
-                    await subscriptions.poll_round()
-                except Exception:  # Odoo unreachable for a round: try again next time
-                    logger.warning("subscription poll round failed", exc_info=True)
-
     @asynccontextmanager
     async def lifespan(_server: MCPServer[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
         await connection.connect()  # a no-op when the CLI connected already
         try:
             await dispatcher.register()
             async with anyio.create_task_group() as tasks:
-                tasks.start_soon(poll_forever)
-                tasks.start_soon(context.registry.build_at_startup, config)  # REQ-07-09
+                tasks.start_soon(subscriptions.poll_forever)
+                tasks.start_soon(context.registry.build_at_startup, config)
                 yield {"dispatcher": dispatcher}
                 tasks.cancel_scope.cancel()
         finally:
@@ -178,30 +170,26 @@ def build_server(
         subscriptions=bus,
         log_level=config.log_level.upper(),  # type: ignore[arg-type]
     )
-    sdk.on_request(server, "tools/list", PaginatedRequestParams, dispatcher.list_tools)
-    sdk.on_request(server, "tools/call", CallToolRequestParams, dispatcher.call_tool)
+    resources, prompts = ResourceHandlers(context), PromptHandlers(context)
+    watched, listen = SubscriptionHandlers(subscriptions), ListenWatcher(subscriptions, bus)
+    # our handlers, not the SDK's defaults: SPEC-04 tools, SPEC-06 resources and prompts
+    # behind the same safety policy, MCP logging (2025 era) for failed tool calls
+    answers: list[tuple[str, type[BaseModel], sdk.Handler]] = [
+        ("tools/list", PaginatedRequestParams, dispatcher.list_tools),
+        ("tools/call", CallToolRequestParams, dispatcher.call_tool),
+        ("logging/setLevel", SetLevelRequestParams, client_log.set_level),
+        ("resources/list", PaginatedRequestParams, resources.list_resources),
+        ("resources/templates/list", PaginatedRequestParams, resources.list_templates),
+        ("resources/read", ReadResourceRequestParams, resources.read),
+        ("prompts/list", PaginatedRequestParams, prompts.list_prompts),
+        ("prompts/get", GetPromptRequestParams, prompts.get_prompt),
+        ("resources/subscribe", SubscribeRequestParams, watched.subscribe),
+        ("resources/unsubscribe", UnsubscribeRequestParams, watched.unsubscribe),
+        ("subscriptions/listen", SubscriptionsListenRequestParams, listen),
+    ]
+    for method, params, handler in answers:
+        sdk.on_request(server, method, params, handler)
     sdk.set_tool_input_schema(server, dispatcher.input_schema)
-    # MCP logging (2025 era): failed tool calls are sent to clients that set a level
-    sdk.on_request(server, "logging/setLevel", SetLevelRequestParams, client_log.set_level)
-    # SPEC-06: resources and prompts, behind the same safety policy as the tools
-    resources = ResourceHandlers(context)
-    sdk.on_request(server, "resources/list", PaginatedRequestParams, resources.list_resources)
-    sdk.on_request(
-        server, "resources/templates/list", PaginatedRequestParams, resources.list_templates
-    )
-    sdk.on_request(server, "resources/read", ReadResourceRequestParams, resources.read)
-    prompts = PromptHandlers(context)
-    sdk.on_request(server, "prompts/list", PaginatedRequestParams, prompts.list_prompts)
-    sdk.on_request(server, "prompts/get", GetPromptRequestParams, prompts.get_prompt)
-    handlers = SubscriptionHandlers(subscriptions)
-    sdk.on_request(server, "resources/subscribe", SubscribeRequestParams, handlers.subscribe)
-    sdk.on_request(server, "resources/unsubscribe", UnsubscribeRequestParams, handlers.unsubscribe)
-    sdk.on_request(
-        server,
-        "subscriptions/listen",
-        SubscriptionsListenRequestParams,
-        ListenWatcher(subscriptions, bus),
-    )
     # REQ-03-17: the tools change when a reconnection finds another Odoo
     sdk.announce_list_changed(server)
     return server

@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import anyio
+
 from odoo_mcp.connection import OdooError
 from odoo_mcp.connection.base import OdooCalls
 from odoo_mcp.errors import ToolError
@@ -163,6 +165,17 @@ class SubscriptionManager:
         self.last_state = state
         await self._notify(changed)
         return changed
+
+    async def poll_forever(self) -> None:
+        """REQ-06-14: a poll round every interval while anyone is subscribed (the server's
+        lifespan runs this in the background)."""
+        while True:
+            await anyio.sleep(self.interval)
+            if self.clients:
+                try:
+                    await self.poll_round()
+                except Exception:  # Odoo unreachable for a round: try again next time
+                    logger.warning("subscription poll round failed", exc_info=True)
 
     async def _notify(self, uris: list[str]) -> None:
         for uri in uris:
