@@ -3,6 +3,7 @@ and every error body one more key in ``details`` (``server_variant``); SPEC-04 /
 the keys a result must have, not the keys it may have. (The storefront contract tools are left
 alone: their outputSchema is closed and REQ-LUJ-14/15 ask for exactly the contract's fields.)"""
 
+import json
 from typing import Any
 
 from _variant import patch_everywhere, serve
@@ -27,7 +28,7 @@ async def _success_with_extra(self: Any, spec: Any, params: Any, ctx: Any) -> An
     if not core or result.is_error or not isinstance(result.structured_content, dict):
         return result
     payload = {**result.structured_content, KEY: "conformant-variant"}
-    text = dispatch.json.dumps(payload, ensure_ascii=False)
+    text = json.dumps(payload, ensure_ascii=False)
     content = [dispatch.TextContent(type="text", text=text)]
     return result.model_copy(update={"structured_content": payload, "content": content})
 

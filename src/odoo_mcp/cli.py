@@ -21,7 +21,6 @@ from typing import Final
 
 import anyio
 
-from odoo_mcp.adapter.http import serve_http
 from odoo_mcp.adapter.server import build_server, toolset_registry
 from odoo_mcp.adapter.stdio import run_stdio
 from odoo_mcp.config import (
@@ -187,6 +186,9 @@ def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
             await connection.close()
             return _connection_failed(config, exc)
         if config.transport == "http":
+            # uvicorn and starlette are for HTTP only: a stdio start does not import them
+            from odoo_mcp.adapter.http import serve_http
+
             await serve_http(server, config, connection)
         else:
             await run_stdio(server)  # its lifespan closes the connection

@@ -21,6 +21,7 @@ from odoo_mcp.formatting import (
     strip_html,
 )
 from odoo_mcp.registry import FieldInfo
+from odoo_mcp.safety.policy import SafetyPolicy
 
 ORDER = fields_of("sale.order")
 PARTNER = fields_of("res.partner")
@@ -148,3 +149,35 @@ def test_stripping_plain_text_is_stable(text: str) -> None:
     once = strip_html(text)
     assert strip_html(once) == once
     assert "<" not in once
+
+
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {kind: _raw.get(kind, _fallback) for kind in TYPES if kind != "binary"}
+        ),
+        max_size=5,
+    ),
+    st.booleans(),
+    st.booleans(),
+)
+def test_records_normalize_as_their_values_do(
+    rows: list[dict[str, Any]], strip: bool, many2one: bool
+) -> None:
+    # REQ-04-35: the per-answer plan (one normalizer per field) gives what each value gives
+    fields = {kind: field(kind, kind) for kind in TYPES}
+    options = FormatOptions(strip_html=strip, normalize_many2one=many2one)
+    expected = [
+        {name: normalize_value(value, fields[name], options) for name, value in row.items()}
+        for row in rows
+    ]
+    assert normalize_records(rows, fields, options=options) == expected
+
+
+def test_an_answer_without_blocked_fields_is_not_copied() -> None:
+    # REQ-11-14: each field name checked once per answer; nothing to drop, nothing copied
+    policy = SafetyPolicy(field_blocklist=["phone"])
+    rows = [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}]
+    assert policy.strip_records("res.partner", rows) is rows
+    stripped = policy.strip_records("res.partner", [{"id": 1, "phone": "+1"}, {"id": 2}])
+    assert stripped == [{"id": 1}, {"id": 2}]

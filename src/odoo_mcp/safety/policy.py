@@ -8,7 +8,8 @@ rate limiter and the Odoo call, then ``strip_record`` / ``strip_fields_get`` on 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.blocklists import (
@@ -149,6 +150,17 @@ class SafetyPolicy:
     def strip_record(self, model: str, record: Mapping[str, object]) -> dict[str, object]:
         """REQ-11-14: blocked fields are dropped from search_read/read results."""
         return {k: v for k, v in record.items() if not self.is_field_blocked(model, k)}
+
+    def strip_records(
+        self, model: str, records: Sequence[dict[str, Any]]
+    ) -> Sequence[dict[str, Any]]:
+        """REQ-11-14: blocked fields are dropped from every record of an answer; each field
+        name is checked once per answer, and an answer without one is returned as it is."""
+        names = set().union(*records)
+        blocked = {name for name in names if self.is_field_blocked(model, name)}
+        if not blocked:
+            return records
+        return [{k: v for k, v in row.items() if k not in blocked} for row in records]
 
     def _blocked_in_values(self, model: str, values: Mapping[str, object]) -> set[str]:
         found = {k for k in values if self.is_field_blocked(model, k)}

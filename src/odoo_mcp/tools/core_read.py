@@ -7,7 +7,7 @@ Once the model's metadata is cached each makes exactly one Odoo call; a first us
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Annotated, Any, Final
 
 from pydantic import BeforeValidator, Field
@@ -124,10 +124,6 @@ def _requested_fields(params: SearchReadInput, fields: Mapping[str, FieldInfo]) 
     return list(dict.fromkeys(params.fields))
 
 
-def _strip(ctx: ServerContext, model: str, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [ctx.policy.strip_record(model, row) for row in rows]
-
-
 async def search_read(ctx: ServerContext, params: SearchReadInput) -> SearchReadResult:
     """REQ-04-01: search records matching a domain and return the requested fields.
 
@@ -152,7 +148,7 @@ async def search_read(ctx: ServerContext, params: SearchReadInput) -> SearchRead
         model, domain, requested, params.offset or None, limit, order, params.context
     )
     records = normalize_records(
-        _strip(ctx, model, rows), fields, requested=requested, options=ctx.formatting
+        ctx.policy.strip_records(model, rows), fields, requested=requested, options=ctx.formatting
     )
     return SearchReadResult(
         records=records,
@@ -228,7 +224,7 @@ async def read(ctx: ServerContext, params: ReadInput) -> ReadResult:
     ids = list(dict.fromkeys(params.ids))
     rows = await _read_existing(ctx, model, ids, requested, params.context)
     records = normalize_records(
-        _strip(ctx, model, rows), fields, requested=requested, options=ctx.formatting
+        ctx.policy.strip_records(model, rows), fields, requested=requested, options=ctx.formatting
     )
     returned = {row.get("id") for row in rows}
     return ReadResult(records=records, missing_ids=[i for i in ids if i not in returned])

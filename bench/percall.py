@@ -1,0 +1,150 @@
+"""Benchmark (issue 17): one tool call over stdio versus the same raw RPC, side by side.
+
+The fake Odoo runs in its own process (as a real Odoo would: the driver's raw client does
+not share its interpreter). For each answer size (``--sizes``, default 5, 80 and 500
+res.partner records with many2one, datetime and html fields) and each tool
+(``odoo_core_search_read``, ``odoo_core_read``), the rounds are interleaved: one call through
+each server under test (``--source DIR``, repeatable: a checkout whose ``src`` the spawned
+``python -m odoo_mcp serve`` imports; none: the installed package), then the raw call the tool
+makes (same protocol, model, fields and limit, through the server's own connection layer).
+
+Prints the median ms of each and the ratio to raw. Run by hand::
+
+    python bench/percall.py --source ../before --source . --calls 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+from mcp import Client, StdioServerParameters
+
+from fake_odoo.demo import ADMIN_API_KEY
+from odoo_mcp.config import load_config
+from odoo_mcp.connection import ConnectionManager
+
+MODEL = "res.partner"
+#: many2one, datetime and html fields, as the issue asks, beside plain ones
+FIELDS = ["id", "name", "email", "parent_id", "country_id", "write_date", "comment", "active"]
+
+
+def start_fake(scale: int) -> tuple[subprocess.Popen[str], str]:
+    """``fake-odoo serve`` on a free port, in its own process; returns it and its URL."""
+    command = [sys.executable, "-u", "-c", "from fake_odoo.cli import main; main()", "serve"]
+    command += ["--port", "0", "--scale", str(scale), "--log-level", "warning"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    deadline = time.monotonic() + 60
+    for line in process.stdout:
+        found = re.search(r"(http://127\.0\.0\.1:\d+)", line)
+        if found:  # keep reading its output, so that a full pipe never blocks it
+            threading.Thread(target=process.stdout.read, daemon=True).start()
+            return process, found.group(1)
+        if time.monotonic() > deadline:
+            break
+    process.kill()
+    raise SystemExit("the fake Odoo did not say where it listens")
+
+
+def server_params(url: str, protocol: str, source: str | None) -> StdioServerParameters:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "ODOO_URL": url,
+        "ODOO_DB": "demo",
+        "ODOO_USERNAME": "admin",
+        "ODOO_API_KEY": ADMIN_API_KEY,
+        "ODOO_PROTOCOL": protocol,
+        "ODOO_MCP_LOG_LEVEL": "warning",
+        "ODOO_MCP_RATE_LIMIT": "false",
+        "ODOO_MCP_INTROSPECT": "false",
+    }
+    if source is not None:
+        env["PYTHONPATH"] = str(Path(source, "src").resolve())
+    return StdioServerParameters(command=sys.executable, args=["-m", "odoo_mcp", "serve"], env=env)
+
+
+async def bench(
+    url: str, protocol: str, sources: list[str | None], sizes: list[int], calls: int
+) -> None:
+    config = load_config(
+        {"odoo_url": url, "odoo_db": "demo", "odoo_username": "admin",
+         "odoo_api_key": ADMIN_API_KEY, "odoo_protocol": protocol},
+        environ={},
+    )  # fmt: skip
+    async with AsyncExitStack() as stack:
+        raw = ConnectionManager(config.connection_settings())
+        await raw.connect()
+        stack.push_async_callback(raw.close)
+        clients = [
+            await stack.enter_async_context(Client(server_params(url, protocol, s), mode="legacy"))
+            for s in sources
+        ]
+        names = [s or "installed" for s in sources]
+        print(f"{protocol}: {' | '.join(names)} vs raw, median ms of {calls} interleaved calls")
+        for size in sizes:
+            ids = [row["id"] for row in await raw.search_read(MODEL, [], ["id"], limit=size)]
+            cases = {
+                "search_read": (
+                    {"model": MODEL, "fields": FIELDS, "limit": size},
+                    lambda size=size: raw.search_read(MODEL, [], FIELDS, limit=size),
+                ),
+                "read": (
+                    {"model": MODEL, "ids": ids, "fields": FIELDS},
+                    lambda ids=ids: raw.read(MODEL, ids, FIELDS),
+                ),
+            }
+            for tool, (arguments, raw_call) in cases.items():
+                times: list[list[float]] = [[] for _ in clients] + [[]]
+                for round_ in range(calls + 5):  # 5 warm-up rounds
+                    for index, client in enumerate(clients):
+                        start = time.perf_counter()
+                        result = await client.call_tool(f"odoo_core_{tool}", arguments)
+                        elapsed = time.perf_counter() - start
+                        assert not result.is_error, result.content
+                        if round_ >= 5:
+                            times[index].append(elapsed)
+                    start = time.perf_counter()
+                    rows = await raw_call()
+                    if round_ >= 5:
+                        times[-1].append(time.perf_counter() - start)
+                    assert len(rows) == len(ids)
+                medians = [statistics.median(t) * 1000 for t in times]
+                ours = "  ".join(f"{m:7.2f} ({m / medians[-1]:.2f}x)" for m in medians[:-1])
+                print(f"  {tool:11} {size:5} rows  {ours}  raw {medians[-1]:7.2f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--source", action="append", default=None, help="a checkout to run the server from"
+    )
+    parser.add_argument("--calls", type=int, default=100)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[5, 80, 500])
+    parser.add_argument("--protocol", action="append", default=None, help="xmlrpc, jsonrpc, json2")
+    parser.add_argument("--scale", type=int, default=40, help="demo data scale (500+ partners)")
+    options = parser.parse_args()
+    sources: list[str | None] = options.source or [None]
+    print(f"starting the fake Odoo (scale {options.scale}) in its own process", flush=True)
+    fake, url = start_fake(options.scale)
+    try:
+        for protocol in options.protocol or ["json2", "xmlrpc"]:
+            asyncio.run(bench(url, protocol, sources, options.sizes, options.calls))
+    finally:
+        fake.terminate()
+        fake.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
