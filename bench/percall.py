@@ -120,7 +120,7 @@ async def bench(
                     assert len(rows) == len(ids)
                 medians = [statistics.median(t) * 1000 for t in times]
                 ours = "  ".join(f"{m:7.2f} ({m / medians[-1]:.2f}x)" for m in medians[:-1])
-                print(f"  {tool:11} {size:5} rows  {ours}  raw {medians[-1]:7.2f}", flush=True)
+                print(f"  {tool:11} {len(ids):5} rows  {ours}  raw {medians[-1]:7.2f}", flush=True)
 
 
 def main() -> None:
