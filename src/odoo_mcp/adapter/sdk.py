@@ -7,7 +7,7 @@
   resources, prompts, ``logging/setLevel``, ``subscriptions/listen``): the low-level server's
   ``add_request_handler``;
 * the input schema the SDK checks ``Mcp-Param-*`` headers against: ``get_tool_input_schema``;
-* announcing ``listChanged`` for tools, resources and prompts (REQ-01-17/18, REQ-03-17):
+* announcing ``listChanged`` for tools, resources and prompts (REQ-01-17, REQ-03-17):
   ``MCPServer`` calls ``create_initialization_options()`` without ``NotificationOptions``;
 * running the server on streams of our own (the stdio relay that answers unparsable lines
   -32700): the low-level ``run`` and the SDK's context-carrying memory streams.
@@ -62,7 +62,7 @@ def set_tool_input_schema(
 
 
 def announce_list_changed(server: MCPServer[Any]) -> None:
-    """REQ-01-17/18, REQ-03-17: ``initialize`` announces listChanged for tools, resources and
+    """REQ-01-17, REQ-03-17: ``initialize`` announces listChanged for tools, resources and
     prompts."""
     low = low_level(server)
     low.create_initialization_options = partial(  # type: ignore[method-assign]
