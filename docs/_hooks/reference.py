@@ -97,15 +97,15 @@ def tools_page() -> str:
     owners = {spec.name: t.metadata().name for t in ALL_TOOLSETS for spec in t.tools()}
     specs = [spec for t in ALL_TOOLSETS for spec in t.tools()]
     for spec in sorted(specs, key=lambda s: s.name):
-        hints = spec.annotations
+        hints = spec.hints  # openWorld is always true (REQ-11-18)
         schema = spec.input_model.model_json_schema()
         required = set(schema.get("required", []))
         lines += [
             f"## `{spec.name}`",
             "",
             f"**{spec.title}**: {spec.kind} tool of toolset `{owners[spec.name]}`. Annotations: "
-            f"readOnlyHint={hints.read_only_hint}, destructiveHint={hints.destructive_hint}, "
-            f"idempotentHint={hints.idempotent_hint}, openWorldHint={hints.open_world_hint}.",
+            f"readOnlyHint={hints.read_only}, destructiveHint={hints.destructive}, "
+            f"idempotentHint={hints.idempotent}, openWorldHint=True.",
             "",
             "```text",
             spec.description,
