@@ -192,6 +192,11 @@ def matrix_page(repo_url: str = REPO_URL) -> str:
         "(`tox -e docs` runs the kit first): the statuses below come from the scan alone."
     )
     lines = [
+        "---",
+        "hide:",
+        "  - toc",
+        "---",
+        "",
         "# REQ coverage matrix",
         "",
         header,

@@ -27,7 +27,11 @@
   function setUp() {
     var filters = Array.prototype.slice.call(document.querySelectorAll("select[data-filter]"));
     if (!filters.length) return;
+    // ?document=SPEC-04&status=failing&source=seed preselects the filters: a link to a view
+    var query = new URLSearchParams(window.location.search);
     filters.forEach(function (select) {
+      var given = query.get(select.dataset.filter);
+      if (given !== null) select.value = given;
       select.addEventListener("change", function () { apply(filters); });
     });
     apply(filters);
