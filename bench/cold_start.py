@@ -75,9 +75,11 @@ def main() -> None:
             "one-tool SDK server": ([sys.executable, "-c", ONE_TOOL], base_env),
             "odoo-mcp serve": ([sys.executable, "-m", "odoo_mcp", "serve"], ours_env),
         }
+        print("phase: warming the OS file cache (one start of each)", flush=True)
         for command, env in commands.values():  # warm the OS file cache
             one_start(command, env)
         times: dict[str, list[float]] = {name: [] for name in commands}
+        print(f"phase: {args.runs} timed starts of each command", flush=True)
         for _ in range(args.runs):
             for name, (command, env) in commands.items():
                 times[name].append(one_start(command, env))

@@ -723,6 +723,8 @@ async def run(
         rng = random.Random(args.seed)
         tool_list = [tools[name] for name in sorted(tools)]
         calls = [generate(tool_list, rng) for _ in range(args.calls)]
+        print(f"phase: {args.calls} generated calls over stdio and HTTP (SDK and raw lanes), "
+              f"at most {args.max_seconds} s", flush=True)  # fmt: skip
         lanes = [
             Lane(SdkChannel(stdio_client_, stdio_pid), raw_stdio, stats[0], stats[1], calls[0::2]),
             Lane(SdkChannel(http_client, http_pid), raw_http, stats[2], stats[3], calls[1::2]),

@@ -95,10 +95,12 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=20)
     args = parser.parse_args()
     # the server logs each refused demo call (REQ-10-18) at warning: not what this measures
+    print("phase: starting the fake Odoo and odoo-mcp over HTTP", flush=True)
     with (
         serve_fake_odoo("19.0") as fake,
         http_server_process(str(fake.url), "--http-auth", "on", ODOO_MCP_LOG_LEVEL="error") as base,
     ):
+        print(f"phase: {args.sessions} sessions x {args.calls} calls", flush=True)
         latencies, errors, wall = asyncio.run(run(f"{base}/mcp", args.sessions, args.calls))
     ms = sorted(x * 1000 for x in latencies)
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else float("nan")

@@ -27,6 +27,7 @@ def main(argv: list[str]) -> int:
     names = capture_names()
     others: list[str] = []
     differing = 0
+    print(f"phase: replaying {len(names)} capture files against the fake Odoo", flush=True)
     with serve_fake_odoo() as fake:
         replayer = Replayer(fake)
         for name in names:

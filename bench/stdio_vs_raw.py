@@ -87,6 +87,8 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--scale", type=int, default=5)
     options = parser.parse_args()
+    print(f"phase: {options.calls} search_read calls per protocol, through the tool and raw",
+          flush=True)  # fmt: skip
     print(f"{'protocol':9} {'tool ms (mean/p50)':>20} {'raw ms (mean/p50)':>20} {'ratio':>7}")
     with serve_fake_odoo("19.0", scale=options.scale) as fake:
         assert fake.url is not None

@@ -9,6 +9,8 @@ result per scenario for the report.
 from __future__ import annotations
 
 import json
+import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from odoo_mcp_conformance.catalogue import REQ_ID, load_catalogue
 from odoo_mcp_conformance.checks import CheckRecorder, in_words
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import ServerPool
+from odoo_mcp_conformance.progress import EventFile, FeatureProgress, Finished, ProgressSink
 from odoo_mcp_conformance.report import judge
 from odoo_mcp_conformance.sources import PROFILES, Check, Profile, scenario_source
 from odoo_mcp_conformance.target import Target, load_target
@@ -45,6 +48,9 @@ pytest_plugins = [
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()
 _WORLD = pytest.StashKey[World]()
 _PROFILE = pytest.StashKey[Profile]()
+_PROGRESS = pytest.StashKey[ProgressSink]()
+#: the seconds of a scenario's set-up, added to its call's in the progress lines
+_SETUP_SECONDS = pytest.StashKey[float]()
 #: decision numbers a scenario may cite as ``@decision-N`` (spec/decisions.md)
 _DECISION_TAGS = range(1, 100)
 DOCUMENT_TAGS = (
@@ -63,6 +69,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--kit-shard", default="", help="I/N: run only the I-th of N shares of the scenarios"
     )
+    group.addoption(
+        "--kit-progress",
+        default="",
+        help="'-': a line per feature file as it finishes, on this terminal (pytest's own "
+        "line per test is left out); a path: write the progress events there (a shard's)",
+    )
+    group.addoption(
+        "--kit-progress-verbose", action="store_true", help="list failed scenarios per feature"
+    )
+    group.addoption("--kit-bar", action="store_true", help="draw a progress bar (a terminal)")
     group.addoption(
         "--kit-profile",
         default="",
@@ -85,6 +101,57 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"decision-{number}: rests on decision {number}")
     config.addinivalue_line("markers", "odoo_version(v): the scenario needs a fake Odoo version")
     config.stash[_RESULTS] = []
+    progress = config.getoption("--kit-progress")
+    if progress == "-":
+        config.stash[_PROGRESS] = FeatureProgress(
+            _terminal_writer(config),
+            verbose=config.getoption("--kit-progress-verbose"),
+            bar=config.getoption("--kit-bar"),
+        )
+    elif progress:
+        config.stash[_PROGRESS] = EventFile(Path(progress))
+
+
+def _terminal_writer(config: pytest.Config) -> Any:
+    """Write through pytest's terminal reporter (outside its capture), else to stdout."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+
+    def write(text: str) -> None:
+        if reporter is not None:
+            reporter.write(text, flush=True)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+    return write
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_report_teststatus(
+    report: pytest.TestReport, config: pytest.Config
+) -> tuple[str, str, str] | None:
+    """With the kit's progress on, pytest's letter or line per test is left out (the
+    categories stay, so its summary line still counts)."""
+    if not config.getoption("--kit-progress", default=""):
+        return None
+    if report.when == "call":
+        return report.outcome, "", ""
+    if report.failed:
+        return "error", "", ""
+    return ("skipped", "", "") if report.skipped else ("", "", "")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The progress's totals: the scenarios of each feature file this process runs."""
+    sink = session.config.stash.get(_PROGRESS, None)
+    if sink is not None:
+        counts = Counter(_feature_name(item) for item in session.items)
+        sink.collected(dict(sorted(counts.items())))
+
+
+def _feature_name(item: pytest.Item) -> str:
+    scenario = _scenario(item)
+    return Path(scenario.feature.rel_filename).name if scenario is not None else ""
 
 
 #: Given steps that decide which server process a scenario needs
@@ -265,6 +332,8 @@ def pytest_bdd_step_error(
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     report = yield
+    if report.when == "setup":
+        item.stash[_SETUP_SECONDS] = report.duration
     if report.when == "call" or (report.when == "setup" and not report.passed):
         _record(item, report)
     return report
@@ -301,6 +370,18 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             report.outcome = "failed" if outcome == "failed" else "passed"
             report.longrepr = message if outcome == "failed" else None
     feature = scenario.feature.rel_filename if scenario is not None else ""
+    sink = item.config.stash.get(_PROGRESS, None)
+    if sink is not None:
+        seconds = item.stash.get(_SETUP_SECONDS, 0.0) if report.when == "call" else 0.0
+        sink.finished(
+            Finished(
+                feature=Path(feature).name if feature else "",
+                scenario=scenario.name if scenario is not None else item.name,
+                outcome=outcome,
+                seconds=seconds + report.duration,
+                message=message if outcome == "failed" else "",
+            )
+        )
     item.config.stash[_RESULTS].append(
         {
             "id": item.nodeid.split("::")[-1],
@@ -324,6 +405,9 @@ def _short(report: pytest.TestReport) -> str:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    sink = session.config.stash.get(_PROGRESS, None)
+    if isinstance(sink, FeatureProgress):
+        sink.close()
     target = session.config.getoption("--kit-results", default="")
     if target:
         collected: list[dict[str, Any]] = session.config.stash[_RESULTS]

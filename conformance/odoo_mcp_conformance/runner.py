@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from odoo_mcp_conformance.baseline import load_baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.paths import features_dir
+from odoo_mcp_conformance.progress import EventReader, FeatureProgress
 from odoo_mcp_conformance.report import RunReport, ScenarioResult, build_report, write_reports
 from odoo_mcp_conformance.target import load_target
 
@@ -61,11 +63,17 @@ def run_kit(
         "--kit-odoo-version", odoo_version,
         "--kit-log-dir", str(report_dir / "server-logs"),
         "--kit-profile", profile,
-        "-q" if quiet else "-v",
+        "-q",
+        "-o", "console_output_style=classic",
         "--no-header",
         "-rN",
         "--tb=line",
     ]  # fmt: skip
+    # the kit's own progress replaces pytest's letter per test: a line per feature file;
+    # without -q, the failed scenarios under it, and on a terminal a bar
+    bar = not quiet and sys.stdout.isatty()
+    if not quiet:
+        args.append("--kit-progress-verbose")
     if fake_url:
         args += ["--kit-fake-url", fake_url]
         workers = 1
@@ -73,9 +81,12 @@ def run_kit(
         args += ["-k", select]
     features_path = str((features or features_dir()).resolve())
     if workers > 1:
-        results = _run_shards(args, raw, features_path, workers)
+        progress = FeatureProgress(_print, sources=workers, verbose=not quiet, bar=bar)
+        results = _run_shards(args, raw, features_path, workers, progress)
     else:
-        results = _run_here(args, raw, features_path)
+        results = _run_here(
+            [*args, "--kit-progress", "-", *(["--kit-bar"] * bar)], raw, features_path
+        )
     baseline = load_baseline(baseline_path or default_baseline(target_path, target.name))
     report = build_report(
         target=target.name,
@@ -122,20 +133,40 @@ def _run_here(args: list[str], raw: Path, features: str) -> list[ScenarioResult]
     return _read_results(raw, code)
 
 
-def _run_shards(args: list[str], raw: Path, features: str, workers: int) -> list[ScenarioResult]:
+def _print(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _run_shards(
+    args: list[str], raw: Path, features: str, workers: int, progress: FeatureProgress
+) -> list[ScenarioResult]:
     """``workers`` pytest processes side by side, each running its share of the scenarios
-    (whole server configurations, so no server is started twice); their results merged."""
+    (whole server configurations, so no server is started twice); their results merged.
+    Their progress events are read as they come, so each feature gets one line."""
     env = {**os.environ, "ODOO_MCP_KIT_FEATURES": features}
     shards = []
+    readers = []
     for index in range(workers):
         shard_raw = raw.with_name(f"scenarios.{index}.raw.json")
         shard_raw.unlink(missing_ok=True)
+        events = raw.with_name(f"progress.{index}.jsonl")
+        events.unlink(missing_ok=True)
+        readers.append(EventReader(events))
         command = [sys.executable, "-m", "pytest", *args, "--kit-results", str(shard_raw),
-                   "--kit-shard", f"{index}/{workers}"]  # fmt: skip
-        shards.append((subprocess.Popen(command, env=env), shard_raw))
+                   "--kit-shard", f"{index}/{workers}", "--kit-progress", str(events)]  # fmt: skip
+        shards.append((subprocess.Popen(command, env=env), shard_raw, events))
+    while any(process.poll() is None for process, _, _ in shards):
+        for reader in readers:
+            reader.feed(progress)
+        time.sleep(0.2)
+    for reader in readers:
+        reader.feed(progress)
+    progress.close()
     results: list[ScenarioResult] = []
-    for process, shard_raw in shards:
+    for process, shard_raw, events in shards:
         code = process.wait()
+        events.unlink(missing_ok=True)
         results += _read_results(shard_raw, code, may_be_empty=True)
     if not results:
         raise RuntimeError("no scenario was selected: see above")

@@ -97,15 +97,15 @@ def tools_page() -> str:
     owners = {spec.name: t.metadata().name for t in ALL_TOOLSETS for spec in t.tools()}
     specs = [spec for t in ALL_TOOLSETS for spec in t.tools()]
     for spec in sorted(specs, key=lambda s: s.name):
-        hints = spec.annotations
+        hints = spec.hints  # openWorld is always true (REQ-11-18)
         schema = spec.input_model.model_json_schema()
         required = set(schema.get("required", []))
         lines += [
             f"## `{spec.name}`",
             "",
             f"**{spec.title}**: {spec.kind} tool of toolset `{owners[spec.name]}`. Annotations: "
-            f"readOnlyHint={hints.read_only_hint}, destructiveHint={hints.destructive_hint}, "
-            f"idempotentHint={hints.idempotent_hint}, openWorldHint={hints.open_world_hint}.",
+            f"readOnlyHint={hints.read_only}, destructiveHint={hints.destructive}, "
+            f"idempotentHint={hints.idempotent}, openWorldHint=True.",
             "",
             "```text",
             spec.description,
@@ -170,8 +170,13 @@ def errors_page() -> str:
     return "\n".join(lines) + "\n"
 
 
-def matrix_page() -> str:
+#: where the matrix links code and scenarios when mkdocs.yml names no ``repo_url``
+REPO_URL = "https://github.com/odoo-mcp/odoo-mcp"
+
+
+def matrix_page(repo_url: str = REPO_URL) -> str:
     from odoo_mcp_conformance.trace.build import build_trace
+    from odoo_mcp_conformance.trace.matrix import render_matrix
 
     results = [path for path in (REPORT, HTTP_REPORT) if path.exists()]
     units = [UNIT_RESULTS] if UNIT_RESULTS.exists() else []
@@ -183,16 +188,22 @@ def matrix_page() -> str:
         f"Results of the latest kit runs against `{trace.target}` (fake Odoo, {shown}); "
         "a requirement fails if any run fails it, and passes if a run passes it."
         if results
-        else "No kit run was found when this site was built (`tox -e docs` runs the kit "
-        "first): the statuses below come from the scan alone."
+        else '!!! warning "No kit run"\n    No kit run was found when this site was built '
+        "(`tox -e docs` runs the kit first): the statuses below come from the scan alone."
     )
     lines = [
+        "---",
+        "hide:",
+        "  - toc",
+        "---",
+        "",
         "# REQ coverage matrix",
         "",
         header,
         "",
-        "For every requirement of the catalogue: where the reference server implements it "
-        "(docstring tags), which scenarios prove it, and the verdict. *Seed checks* is the "
+        "For every requirement of the catalogue: its seed section, where the reference server "
+        "implements it (docstring tags, linked to the line), which scenarios prove it (linked "
+        "to the feature file), and the verdict. *Seed checks* is the "
         "verdict of the expectations taken from the specification's own text: the only ones "
         "that judge another implementation (the kit's `spec` profile). *Decision / reference "
         "checks* are the expectations that rest on one of our decisions "
@@ -206,35 +217,11 @@ def matrix_page() -> str:
             else "(no unit-test results were found when this site was built)."
         ),
         "",
-        "| Status | Requirements |",
-        "|---|---|",
-        *(f"| {status} | {count} |" for status, count in trace.counts.items()),
+        "The filters below hide rows by document, status and source: *seed* rows come from "
+        "the specification's text alone, *decision* rows rest on one of our decisions.",
         "",
+        render_matrix(trace, repo_url),
     ]
-    documents = sorted({row.document for row in trace.rows})
-    for document in documents:
-        rows = [row for row in trace.rows if row.document == document]
-        lines += [
-            f"## {document}",
-            "",
-            "| REQ | Keyword | Status | Seed checks | Decision / reference checks | Code "
-            "| Scenarios | Unit tests | Summary |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for row in rows:
-            code = "<br>".join(f"`{c.split(' ')[0]}`" for c in row.code) or "none"
-            scenarios = "<br>".join(_cell(s) for s in row.scenarios) or "none"
-            tests = "<br>".join(f"`{_cell(t)}`" for t in row.tests) or "none"
-            others = (
-                f"{row.other_status}: {', '.join(row.other_sources)}"
-                if row.other_sources
-                else "none"
-            )
-            lines.append(
-                f"| {row.id} | {row.keyword} | **{row.status}** | {row.seed_status} | {others} "
-                f"| {code} | {scenarios} | {tests} | {_cell(row.summary)} |"
-            )
-        lines.append("")
     return "\n".join(lines)
 
 
@@ -297,13 +284,14 @@ PAGES = {
     "reference/tools.md": tools_page,
     "reference/errors.md": errors_page,
     "contracts/index.md": contracts_page,
-    "conformance/matrix.md": matrix_page,
 }
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, render in PAGES.items():
         files.append(File.generated(config, path, content=render()))
+    matrix = matrix_page(config.repo_url or REPO_URL)
+    files.append(File.generated(config, "conformance/matrix.md", content=matrix))
     from odoo_mcp.contracts import contract_schemas
 
     for operation, schemas in contract_schemas().items():

@@ -10,6 +10,7 @@ import pytest
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.cli import main
 from odoo_mcp_conformance.trace.build import (
+    Trace,
     TraceRow,
     build_trace,
     check_trace,
@@ -211,3 +212,133 @@ def test_a_document_not_required_must_say_why(tmp_path: Path) -> None:
     assert load_catalogue(tmp_path).must_prove == ("X",)  # required unless it says why not
     (tmp_path / "X.toml").write_text(head + 'must_prove = false\nwhy = "later"\n' + row)
     assert load_catalogue(tmp_path).must_prove == ()
+
+
+# --- the docs site's matrix (trace/matrix.py): summary, colours, links, filter attributes ---
+
+REPO = "https://github.com/odoo-mcp/odoo-mcp"
+
+
+def _trace_of(*rows: TraceRow) -> Trace:
+    from collections import Counter
+
+    return Trace(
+        target=None,
+        counts=dict(sorted(Counter(r.status for r in rows).items())),
+        rows=rows,
+        untagged_scenarios=(),
+    )
+
+
+def _row(req_id: str, document: str, status: str, **more: object) -> TraceRow:
+    fields: dict[str, object] = {
+        "id": req_id, "document": document, "keyword": "MUST", "summary": "a <summary> & more",
+        "testable": status != "excluded", "status": status, "code": (), "scenarios": (),
+        **more,
+    }  # fmt: skip
+    return TraceRow.model_validate(fields)
+
+
+def _matrix_trace() -> Trace:
+    return _trace_of(
+        _row(
+            "REQ-04-01", "SPEC-04", "passing", section="Tools",
+            code=("src/odoo_mcp/tools/read.py:12 search_read",),
+            scenarios=("tools_read.feature: reads",),
+            scenario_locations=("features/tools_read.feature:7",),
+            seed_status="passing",
+        ),
+        _row("REQ-04-02", "SPEC-04", "failing", decisions=(11,), section="Domains"),
+        _row("REQ-04-03", "SPEC-04", "unit-tested"),
+        _row("REQ-10-01", "SPEC-10", "untested"),
+        _row("REQ-10-02", "SPEC-10", "excluded"),
+        _row("REQ-10-03", "SPEC-10", "passing"),
+        _row("REQ-99-01", "?", "untracked"),
+    )  # fmt: skip
+
+
+def _summary_counts(html: str) -> dict[str, dict[str, int]]:
+    import re
+
+    found: dict[str, dict[str, int]] = {}
+    for doc, cells in re.findall(
+        r'<tr class="req-summary-\w+" data-document="([^"]+)">(.*?)</tr>', html
+    ):
+        pairs = re.findall(r'data-status="([^"]+)" data-count="(\d+)"', cells)
+        found[doc] = {status: int(n) for status, n in pairs}
+    return found
+
+
+def test_matrix_summary_counts_each_status_per_document() -> None:
+    from odoo_mcp_conformance.trace.matrix import render_matrix
+
+    counts = _summary_counts(render_matrix(_matrix_trace(), REPO))
+    assert counts["SPEC-04"] == {
+        "passing": 1, "unit-tested": 1, "failing": 1, "untested": 0, "excluded": 0,
+        "untracked": 0,
+    }  # fmt: skip
+    assert counts["SPEC-10"]["passing"] == 1 and counts["SPEC-10"]["excluded"] == 1
+    assert counts["all"] == {
+        "passing": 2, "unit-tested": 1, "failing": 1, "untested": 1, "excluded": 1,
+        "untracked": 1,
+    }  # fmt: skip
+    html = render_matrix(_matrix_trace(), REPO)
+    # the bar of SPEC-04's passing share: one row of three
+    spec04 = html.split('data-document="SPEC-04">', 1)[1].split("</tr>", 1)[0]
+    assert 'class="req-bar-fill req-status-passing" style="width: 33%"' in spec04
+
+
+def test_matrix_statuses_carry_their_colour_class() -> None:
+    from odoo_mcp_conformance.trace.matrix import render_matrix, status_class
+
+    html = render_matrix(_matrix_trace(), REPO)
+    for status in ("passing", "unit-tested", "failing", "untested", "excluded", "untracked"):
+        assert f'<span class="req-status {status_class(status)}">{status}</span>' in html
+    assert status_class("not_run") == "req-status-not-run"
+    css = (Path(__file__).parents[2] / "docs" / "stylesheets" / "matrix.css").read_text()
+    for status in ("passing", "unit-tested", "failing", "untested", "excluded", "untracked"):
+        assert f".{status_class(status)} {{" in css
+
+
+def test_matrix_links_code_and_scenarios_to_the_repository_lines() -> None:
+    from odoo_mcp_conformance.trace.matrix import render_matrix
+
+    html = render_matrix(_matrix_trace(), REPO)
+    assert f'href="{REPO}/blob/main/src/odoo_mcp/tools/read.py#L12"' in html
+    feature = f"{REPO}/blob/main/features/tools_read.feature#L7"
+    assert f'href="{feature}">tools_read.feature: reads</a>' in html
+    assert f'<a href="{REPO}/blob/main/spec/decisions.md">decision 11</a>' in html
+    assert "a &lt;summary&gt; &amp; more" in html and "<summary>" not in html
+
+
+def test_matrix_rows_carry_the_filter_attributes_and_the_seed_section() -> None:
+    from odoo_mcp_conformance.trace.matrix import render_matrix
+
+    html = render_matrix(_matrix_trace(), REPO)
+    assert (
+        '<tr class="req-row" id="REQ-04-02" data-document="SPEC-04" data-status="failing" '
+        'data-source="decision">'
+    ) in html
+    assert 'id="REQ-04-01" data-document="SPEC-04" data-status="passing" data-source="seed"' in html
+    assert 'id="REQ-99-01" data-document="?" data-status="untracked" data-source="none"' in html
+    assert "<td>Domains<br>" in html and "<td>Tools</td>" in html
+    for name in ("document", "status", "source"):
+        assert f'<select data-filter="{name}">' in html
+    assert "7 of 7 shown" in html
+    # raw HTML blocks stay whole: Markdown ends a block at a blank line
+    for block in html.split("\n\n"):
+        assert block.strip() and "\n\n" not in block
+
+
+def test_matrix_of_the_real_catalogue_without_a_run() -> None:
+    """No kit run: every catalogue row is shown, with its section and repository links."""
+    from odoo_mcp_conformance.trace.matrix import render_matrix
+
+    trace = build_trace()
+    html = render_matrix(trace, REPO)
+    assert html.count('<tr class="req-row"') == len(trace.rows)
+    row = next(r for r in trace.rows if r.scenarios and r.section)
+    assert len(row.scenario_locations) == len(row.scenarios)
+    assert row.scenario_locations[0].startswith("features/")
+    assert f"<td>{row.section}" in html or row.section != row.section.strip()
+    assert f"{REPO}/blob/main/features/" in html and f"{REPO}/blob/main/src/" in html

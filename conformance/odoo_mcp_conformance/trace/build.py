@@ -40,6 +40,11 @@ class TraceRow(BaseModel):
     status: TraceStatus
     code: tuple[str, ...]
     scenarios: tuple[str, ...]
+    #: the catalogue's section of the seed document, and the decisions the row rests on
+    section: str = ""
+    decisions: tuple[int, ...] = ()
+    #: ``path:line`` of each scenario, in the order of ``scenarios``
+    scenario_locations: tuple[str, ...] = ()
     #: the marked unit tests that prove it: ``nodeid (outcome)``, parametrized cases counted
     #: under their function (``nodeid (6 passed, 1 failed)``)
     tests: tuple[str, ...] = ()
@@ -131,6 +136,15 @@ def _test_labels(tests: Sequence[UnitResult]) -> tuple[str, ...]:
     return tuple(labels)
 
 
+def _relative(path: Path, root: Path) -> str:
+    """``path`` as the repository names it (``features``); an installed kit's bundled copy
+    has no place in the repository, so it is named as the checkout names it."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
 def build_trace(
     *,
     results: Path | Sequence[Path] | None = None,
@@ -153,9 +167,14 @@ def build_trace(
     for tag in code:
         code_by.setdefault(tag.req_id, []).append(tag.location)
     scen_by: dict[str, list[str]] = {}
+    where_by: dict[str, list[str]] = {}
+    shown_dir = _relative(features_dir(), root)
     for scenario in scenarios:
         for req_id in scenario.requirements:
             scen_by.setdefault(req_id, []).append(scenario.label)
+            where_by.setdefault(req_id, []).append(
+                f"{shown_dir}/{scenario.feature}:{scenario.line}"
+            )
     tests_by: dict[str, list[UnitResult]] = {}
     for test in read_unit_results(unit_results):
         for req_id in test.requirements:
@@ -188,6 +207,9 @@ def build_trace(
                 status=status,
                 code=tuple(code_by.get(req_id, ())),
                 scenarios=tuple(scen_by.get(req_id, ())),
+                section=row.section if row else "",
+                decisions=row.decisions if row else (),
+                scenario_locations=tuple(where_by.get(req_id, ())),
                 tests=_test_labels(tests),
                 seed_status=verdict.seed_status if verdict and status != "excluded" else status,
                 other_sources=verdict.other_sources if verdict else (),
