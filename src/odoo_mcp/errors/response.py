@@ -1,4 +1,5 @@
-"""SPEC-10 §3 and §9: the LLM-facing error response and its rendering as an MCP tool result.
+"""SPEC-10 §3: the LLM-facing error response and the JSON object it is sent as (the MCP
+adapter puts that object in a tool result or a JSON-RPC error, ``odoo_mcp.adapter.errors``).
 
 :class:`ErrorResponse` is the REQ-10-02 structure, field for field (plus ``retry_after`` of
 REQ-10-15). The full traceback travels on the model for the debug log but is excluded from
