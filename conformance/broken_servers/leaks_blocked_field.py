@@ -9,5 +9,10 @@ def _keep_everything(self: SafetyPolicy, model: str, record: dict) -> dict:  # t
     return dict(record)
 
 
+def _keep_every_record(self: SafetyPolicy, model: str, records: list) -> list:  # type: ignore[type-arg]
+    return list(records)
+
+
 SafetyPolicy.strip_record = _keep_everything  # type: ignore[method-assign]
+SafetyPolicy.strip_records = _keep_every_record  # type: ignore[method-assign]
 serve()
