@@ -21,7 +21,7 @@ from typing import Final
 
 import anyio
 
-from odoo_mcp.adapter.server import build_server, toolset_registry
+from odoo_mcp.adapter.server import build_server, server_version, toolset_registry
 from odoo_mcp.adapter.stdio import run_stdio
 from odoo_mcp.config import (
     CONFIG_PATH_VAR,
@@ -43,23 +43,6 @@ EXIT_CONFIG: Final = 2
 _FLAGS: Final = {s.flag: name for name, s in SETTINGS.items() if s.flag is not None}
 #: the commands of the server itself; a plugin command (``odoo_mcp.plugins``) cannot replace them
 _OWN_COMMANDS: Final = frozenset({"serve", "check"})
-
-
-class _Version(argparse.Action):
-    """``--version``: the installed distribution's version (``odoo-mcp --version``)."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, argparse.SUPPRESS, nargs=0, help="print the version")
-
-    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kw: object) -> None:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            number = version("odoo-mcp")
-        except PackageNotFoundError:  # a checkout on sys.path, not installed
-            number = "unknown"
-        print(f"{parser.prog} {number}")
-        parser.exit()
 
 
 def _parser(
@@ -93,7 +76,8 @@ def _parser(
         description="MCP server for Odoo 14-19. Configure with ODOO_URL, ODOO_DB, "
         "ODOO_USERNAME and ODOO_PASSWORD or ODOO_API_KEY (see the README).",
     )
-    parser.add_argument("--version", action=_Version)
+    # REQ-01-17: the package's version, as the server introduces itself
+    parser.add_argument("--version", action="version", version=f"%(prog)s {server_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", parents=[common], help="serve MCP (stdio or http)")
     for name, point in sorted((plugins or {}).items()):
