@@ -272,6 +272,42 @@ async def test_a_signal_drains_the_requests_in_flight_and_exits_0(
             await process.wait()
 
 
+@pytest.mark.anyio
+async def test_closing_stdin_ends_the_stdio_server_with_exit_0(fake_odoo_server: FakeOdoo) -> None:
+    """REQ-01-24: MCP's stdio shutdown is the client closing the server's stdin: the server
+    answers what it was asked and exits 0 by itself (it used to wait forever on the SDK's
+    stdout writer, and every client had to kill it after a grace period of 2 s)."""
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", ""),
+           "ODOO_URL": fake_odoo_server.url, "ODOO_DB": "demo", "ODOO_USERNAME": "admin",
+           "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_INTROSPECT": "false"}  # fmt: skip
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "odoo_mcp", "serve", env=env, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        ):  # fmt: skip
+            process.stdin.write(json.dumps(message).encode() + b"\n")
+        await process.stdin.drain()
+        answers = [
+            json.loads(await asyncio.wait_for(process.stdout.readline(), timeout=20))
+            for _ in range(2)
+        ]
+        assert [a.get("id") for a in answers] == [1, 2]
+        process.stdin.close()
+        assert await asyncio.wait_for(process.wait(), timeout=5) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
 def test_the_sse_transport_is_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
     """REQ-01-09 (decision 34): asking for SSE stops the start and says to use http, instead
     of serving something else."""

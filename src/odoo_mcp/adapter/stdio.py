@@ -62,6 +62,7 @@ async def run_stdio(server: MCPServer, *, drain_seconds: float = DRAIN_SECONDS) 
         answer_writer, answer_reader = sdk.create_context_streams[SessionMessage](0)
         in_flight: set[RequestId] = set()
         intake = anyio.CancelScope()
+        watching = anyio.CancelScope()
 
         async def relay() -> None:
             with intake:
@@ -88,7 +89,7 @@ async def run_stdio(server: MCPServer, *, drain_seconds: float = DRAIN_SECONDS) 
         async with anyio.create_task_group() as tasks:
 
             async def stop_on_signal() -> None:
-                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                with watching, anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
                     async for signum in signals:
                         logger.info(
                             "%s: no new requests; draining %d for up to %.0f s",
@@ -112,12 +113,19 @@ async def run_stdio(server: MCPServer, *, drain_seconds: float = DRAIN_SECONDS) 
             tasks.start_soon(stop_on_signal)
             async with answer_writer:
                 await low.run(relay_reader, answer_writer, low.create_initialization_options())
-            tasks.cancel_scope.cancel()
-        if intake.cancel_called:
-            # The SDK's stdin reader is a thread blocked on a pipe the client may keep open:
-            # leaving stdio_server() would wait for it forever. Every answer is handed to the
-            # stdout writer and the lifespan has closed Odoo: let the writer flush, then go.
+            # the relay has ended (stdin closed, or a signal stopped it) and the answer task
+            # ends once it has handed the last answer on: only the signal watcher is waiting
+            watching.cancel()
+        if not intake.cancel_called:
+            # REQ-01-24: the client closed stdin: the SDK's stdout writer ends with its stream,
+            # and leaving stdio_server() waits for it (left open, the process never exits and
+            # the client has to kill it)
             await write_stream.aclose()
-            await anyio.sleep(0.1)
-            logging.shutdown()
-            os._exit(0)
+            return
+        # The SDK's stdin reader is a thread blocked on a pipe the client may keep open:
+        # leaving stdio_server() would wait for it forever. Every answer is handed to the
+        # stdout writer and the lifespan has closed Odoo: let the writer flush, then go.
+        await write_stream.aclose()
+        await anyio.sleep(0.1)
+        logging.shutdown()
+        os._exit(0)
