@@ -10,6 +10,7 @@ superuser, clock, faults) that ``fake_odoo.control`` also exposes over HTTP.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -29,14 +30,29 @@ __all__ = ["FakeOdoo"]
 DatabaseFactory = Callable[..., Database]
 
 
+#: pristine demo databases, by how they were built: a reset restores a copy
+_PRISTINE: OrderedDict[tuple[str, str, str, int, frozenset[str]], bytes] = OrderedDict()
+_PRISTINE_KEPT = 4
+
+
 def _demo_factory(
     name: str, version: str, dataset: str, scale: int, without: Iterable[str] = ()
 ) -> Database:
+    """The demo database, built once per build arguments and restored from a snapshot after
+    (the data are deterministic: the same arguments build the same rows)."""
     from fake_odoo.demo import build_database
 
+    key = (name, version, dataset, scale, frozenset(without))
+    snapshot = _PRISTINE.get(key)
+    if snapshot is not None:
+        _PRISTINE.move_to_end(key)
+        return Database.restore(snapshot, name=name, version=version, without=without)
     database: Database = build_database(
         name=name, version=version, dataset=dataset, scale=scale, without=without
     )
+    _PRISTINE[key] = database.snapshot()
+    while len(_PRISTINE) > _PRISTINE_KEPT:
+        _PRISTINE.popitem(last=False)
     return database
 
 

@@ -10,6 +10,7 @@ clock.  Rows hold raw values (see ``fields``); every change goes through
 
 from __future__ import annotations
 
+import pickle
 import threading
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -80,6 +81,38 @@ class Database:
         self._index = FieldIndex(self.store)
         with self.transaction():
             self._bootstrap()
+
+    # -- copies ----------------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        """The data of this database (rows, id sequences, xml ids, passwords), serialized.
+
+        ``restore`` makes an independent database of it: the fake's reset between two test
+        scenarios costs a few milliseconds instead of rebuilding the demo data (~150 ms).
+        """
+        with self.lock:
+            data = (self.store, self.sequences, self.xmlids, self.passwords)
+            return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def restore(
+        cls,
+        snapshot: bytes,
+        *,
+        name: str,
+        version: str,
+        without: Iterable[str] = (),
+        framework: Framework | None = None,
+    ) -> Database:
+        """A new database holding the data of ``snapshot``, taken of a database of the same
+        version and modules (its own registry, lock, clock and journal, as built)."""
+        database = cls(name=name, version=version, without=without, framework=framework)
+        store, sequences, xmlids, passwords = pickle.loads(snapshot)  # only ever our own snapshot
+        if store.keys() != database.store.keys():
+            raise ValueError("the snapshot is of a database with other models")
+        database.store, database.sequences = store, sequences
+        database.xmlids, database.passwords = xmlids, passwords
+        database._index = FieldIndex(store)
+        return database
 
     # -- version ---------------------------------------------------------------------------
     @property
