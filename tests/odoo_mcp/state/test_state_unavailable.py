@@ -197,3 +197,23 @@ def test_a_state_url_without_the_redis_package_names_the_extra(
     environ["ODOO_MCP_STATE_URL"] = "redis://127.0.0.1:6379/0"
     assert main(["check"], environ=environ) == EXIT_CONFIG
     assert "install odoo-mcp[redis]" in capsys.readouterr().err
+
+
+class _SuccessesDown(MemoryState):
+    async def authentication_succeeded(self, address: str) -> None:
+        raise StateUnavailable("down")
+
+
+async def test_a_token_accepted_while_the_state_fails_is_refused_and_not_kept() -> None:
+    fake = FakeOdoo("19.0")
+    made: list[ConnectionManager] = []
+
+    def connect(settings: ConnectionSettings) -> ConnectionManager:
+        made.append(ConnectionManager(settings, transport=FakeOdooTransport(app=fake.app)))
+        return made[-1]
+
+    settings = fake_config().connection_settings()
+    callers = CallerConnections(settings, connect=connect, state=_SuccessesDown())
+    with pytest.raises(StateUnavailable):
+        await callers.resolve(ADMIN_API_KEY, "10.0.0.1")
+    assert callers._callers == {} and not made[0].is_ready  # closed, not kept

@@ -25,6 +25,10 @@ Decisions (spec/decisions.md, decision 29):
   deployment docs): past ``MAX_FAILED_AUTH`` in ``FAILED_AUTH_WINDOW`` seconds, a token the
   server does not already know is answered 429 with ``Retry-After`` by the server alone.
   Tokens already authenticated keep working from that address.
+
+Issue 19 / decision 37: refused tokens, failing addresses and session owners live in the
+shared state (``odoo_mcp.state``: this process's memory, or Redis for several replicas); when
+it cannot be asked, a request that needs it is answered 503 ``temporarily_unavailable``.
 """
 
 from __future__ import annotations
@@ -204,8 +208,8 @@ class CallerConnections:
         try:
             await manager.connect()
         except OdooConnectionError as exc:
-            await self._failed.succeeded(address)  # not the token's fault
             await manager.close()
+            await self._failed.succeeded(address)  # not the token's fault
             raise CallerRefused(
                 503, "temporarily_unavailable", f"Odoo cannot be reached to check the token: {exc}"
             ) from None
@@ -218,7 +222,11 @@ class CallerConnections:
             )
             await self.state.remember_refusal(digest, refusal, REFUSAL_MEMORY)
             raise CallerRefused(refusal.status, refusal.error, refusal.description) from None
-        await self._failed.succeeded(address)
+        try:
+            await self._failed.succeeded(address)
+        except StateUnavailable:  # decision 37: refused (503); the connection is not kept
+            await manager.close()
+            raise
         logger.warning("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
         return manager
 
