@@ -206,6 +206,13 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
     """REQ-11-29: validate, connect, and show what a ``serve`` would expose."""
 
     async def run() -> int:
+        state = open_state(config.state_url)  # decision 37: check reaches it as serve would
+        try:
+            await state.ping()
+        except StateUnavailable as exc:
+            return _state_failed(config, exc)
+        finally:
+            await state.close()
         try:
             await connection.connect()
         except Exception as exc:
@@ -221,6 +228,7 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
         print(f"protocol: {info.protocol}")
         print(f"user:     {info.username or '(API key)'} (uid {info.uid})")
         print(f"mode:     {config.mode.value}")
+        print(f"state:    {redacted(config.state_url) or 'in process'}")
         for result in report.results:
             print(f"toolset:  {result.name} {result.status} {result.skip_reason or ''}".rstrip())
         print(f"tools ({len(tools)}):")

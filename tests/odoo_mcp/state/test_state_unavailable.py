@@ -155,9 +155,9 @@ async def test_a_session_whose_owner_cannot_be_recorded_is_not_handed_out() -> N
     await callers.close()
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_serve_refuses_to_start_without_its_state(
-    dead_url: str, transport: str, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("command", [["serve"], ["serve", "--transport", "http"], ["check"]])
+def test_serve_and_check_refuse_to_start_without_their_state(
+    dead_url: str, command: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     environ = {
         "ODOO_URL": "http://127.0.0.1:9",
@@ -165,7 +165,7 @@ def test_serve_refuses_to_start_without_its_state(
         "ODOO_API_KEY": "k",
         "ODOO_MCP_STATE_URL": dead_url,
     }
-    assert main(["serve", "--transport", transport], environ=environ) == EXIT_FAILED
+    assert main(command, environ=environ) == EXIT_FAILED
     err = capsys.readouterr().err
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
