@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any, Final
+from typing import Final
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -127,7 +127,9 @@ class RedisState:
     production it is None and Redis's TIME is the one clock of every replica.
     """
 
-    def __init__(self, client: Any, url: str = "redis", *, clock: Clock | None = None) -> None:
+    def __init__(
+        self, client: aioredis.Redis, url: str = "redis", *, clock: Clock | None = None
+    ) -> None:
         self._client = client
         self._url = redacted(url)
         self._clock = clock
