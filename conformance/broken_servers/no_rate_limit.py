@@ -2,7 +2,12 @@
 
 from _sabotage import serve
 
-from odoo_mcp.safety.ratelimit import RateLimiter
+from odoo_mcp.state import RateLimiter
 
-RateLimiter.check = lambda self, session_id, kind="read": None  # type: ignore[method-assign]
+
+async def _admit_everything(self: RateLimiter, session_id: str, kind: str = "read") -> None:
+    return None
+
+
+RateLimiter.check = _admit_everything  # type: ignore[method-assign,assignment]
 serve()

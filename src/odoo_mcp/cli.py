@@ -33,6 +33,7 @@ from odoo_mcp.config import (
 )
 from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.plugins import discover, load
+from odoo_mcp.state import StateUnavailable, open_state, redacted
 
 __all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "main", "serve"]
 
@@ -127,6 +128,16 @@ def report_config_error(exc: ConfigError) -> int:
     return EXIT_CONFIG
 
 
+def _state_failed(config: OdooMcpConfig, exc: StateUnavailable) -> int:
+    """Decision 37: a shared state that cannot be reached at start-up stops the start, like an
+    Odoo that cannot be reached; the URL is named without its password."""
+    print(
+        f"odoo-mcp: cannot reach the shared state at {redacted(config.state_url)}: {exc}",
+        file=sys.stderr,
+    )
+    return EXIT_FAILED
+
+
 def _connection_failed(config: OdooMcpConfig, exc: Exception) -> int:
     """REQ-01-15: a connection failure at start-up exits non-zero with the reason."""
     reason = exc.message if isinstance(exc, OdooError) else f"{type(exc).__name__}: {exc}"
@@ -156,7 +167,8 @@ def configure_logging(level: str) -> None:
 
 def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
     """REQ-01-14: config -> MCP server -> Odoo connection -> transport (stdio or http)."""
-    server = build_server(config, connection)  # configures logging (stderr) at log_level
+    state = open_state(config.state_url)  # issue 19: shared by the tools and the HTTP layer
+    server = build_server(config, connection, state=state)  # configures logging at log_level
     configure_logging(config.log_level)
     if config.log_level != "debug":
         # REQ-01-21: one line per HTTP request to Odoo is debug detail, not info
@@ -165,17 +177,26 @@ def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
 
     async def run() -> int:
         try:
+            await state.ping()
+        except StateUnavailable as exc:
+            await state.close()
+            return _state_failed(config, exc)
+        try:
             await connection.connect()
         except Exception as exc:
             await connection.close()
+            await state.close()
             return _connection_failed(config, exc)
-        if config.transport == "http":
-            # uvicorn and starlette are for HTTP only: a stdio start does not import them
-            from odoo_mcp.adapter.http import serve_http
+        try:
+            if config.transport == "http":
+                # uvicorn and starlette are for HTTP only: a stdio start does not import them
+                from odoo_mcp.adapter.http import serve_http
 
-            await serve_http(server, config, connection)
-        else:
-            await run_stdio(server)  # its lifespan closes the connection
+                await serve_http(server, config, connection, state)
+            else:
+                await run_stdio(server)  # its lifespan closes the connection
+        finally:
+            await state.close()
         return 0
 
     return anyio.run(run)
@@ -185,6 +206,13 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
     """REQ-11-29: validate, connect, and show what a ``serve`` would expose."""
 
     async def run() -> int:
+        state = open_state(config.state_url)  # decision 37: check reaches it as serve would
+        try:
+            await state.ping()
+        except StateUnavailable as exc:
+            return _state_failed(config, exc)
+        finally:
+            await state.close()
         try:
             await connection.connect()
         except Exception as exc:
@@ -200,6 +228,7 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
         print(f"protocol: {info.protocol}")
         print(f"user:     {info.username or '(API key)'} (uid {info.uid})")
         print(f"mode:     {config.mode.value}")
+        print(f"state:    {redacted(config.state_url) or 'in process'}")
         for result in report.results:
             print(f"toolset:  {result.name} {result.status} {result.skip_reason or ''}".rstrip())
         print(f"tools ({len(tools)}):")

@@ -35,6 +35,7 @@ from odoo_mcp.safety.modes import Mode
 from odoo_mcp.safety.policy import SafetyPolicy
 from odoo_mcp.safety.ratelimit import RateLimits
 from odoo_mcp.setting import Setting, SettingsIndex
+from odoo_mcp.state.url import redacted
 
 #: Hosts only this machine reaches: the HTTP transport may serve them without authentication.
 LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -146,6 +147,10 @@ class OdooMcpConfig(BaseSettings):
     """URL path of the MCP endpoint on the HTTP transport."""
     stateless_http: Annotated[Flag, Setting(_M + "STATELESS", flag="--stateless")] = False
     """HTTP without sessions, for load-balanced deployments (no subscriptions)."""
+    state_url: Annotated[str, Setting(_M + "STATE_URL")] = ""  # no flag: it may hold a password
+    """Where replicas share rate limits, refused tokens, failed authentications and session
+    owners: a redis://, rediss:// or unix:// URL (needs odoo-mcp[redis]); empty keeps them in
+    this process's memory."""
     http_auth: Annotated[
         Literal["auto", "on", "off"], Lowered, Setting(_M + "HTTP_AUTH", flag="--http-auth")
     ] = "auto"
@@ -382,6 +387,7 @@ class OdooMcpConfig(BaseSettings):
         for name in ("odoo_password", "odoo_api_key"):
             data[name] = "********" if getattr(self, name) is not None else None
         data["odoo_url"] = _without_userinfo(self.odoo_url)
+        data["state_url"] = redacted(self.state_url)
         data["env_vars"] = {name: list(names) for name, names in ENV_VARS.items()}
         return data
 

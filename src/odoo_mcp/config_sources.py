@@ -22,6 +22,7 @@ from pydantic_core import ErrorDetails
 
 from odoo_mcp.connection.settings import ConnectionSettings
 from odoo_mcp.setting import SettingsIndex
+from odoo_mcp.state.url import state_url_problem
 
 __all__ = [
     "CONFIG_PATH_VAR",
@@ -224,6 +225,10 @@ def cross_field_problems(index: SettingsIndex, values: Mapping[str, Any]) -> lis
             f"{values.get('host')} ({index.env('host')[0]}): without authentication every "
             "caller would act as the server's own Odoo user (REQ-HTTP-18)"
         )
+    state_url = values.get("state_url")
+    state_problem = state_url_problem(str(state_url)) if state_url else None
+    if state_problem is not None:
+        problems.append(f"{label('state_url')} {state_problem} (decision 37)")
     public_url = values.get("public_url")
     if public_url is not None and not str(public_url).startswith(("http://", "https://")):
         problems.append(f"{label('public_url')} must be an http(s) URL: {public_url}")

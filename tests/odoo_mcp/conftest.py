@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+from fakeredis import FakeServer
+from fakeredis.aioredis import FakeRedis
 
+from fake_clock import FakeClock
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from odoo_mcp.connection import ConnectionManager, ConnectionSettings
+from odoo_mcp.state import MemoryState
+from odoo_mcp.state.redis_store import RedisState
 
 
 @pytest.fixture
@@ -32,3 +38,21 @@ async def manager(fake_odoo: FakeOdoo) -> AsyncIterator[ConnectionManager]:
     ) as connection:
         fake_odoo.reset_calls()
         yield connection
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def shared_state(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[Any]:
+    """Issue 19: each shared-state case runs on the in-process store and on Redis (fakeredis
+    with Lua), both on ``clock``: the Redis one gets it as the rate-limit script's time."""
+    if request.param == "memory":
+        yield MemoryState(clock=clock)
+        return
+    client = FakeRedis(server=FakeServer(), decode_responses=True)
+    state = RedisState(client, "redis://fake", clock=lambda: round(clock.now * 1000))
+    yield state
+    await state.close()

@@ -15,6 +15,7 @@ from odoo_mcp.adapter.http.auth import CallerConnections, CallerRefused, FailedA
 from odoo_mcp.callers import Caller
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.connection.settings import ConnectionSettings
+from odoo_mcp.state import MemoryState
 
 pytestmark = pytest.mark.anyio
 
@@ -69,7 +70,7 @@ async def test_the_least_recently_used_caller_is_closed_beyond_the_cap() -> None
 
 async def test_a_refused_token_is_refused_again_without_asking_odoo() -> None:
     now = [0.0]
-    callers, made = _callers(FakeOdoo("19.0"), clock=lambda: now[0])
+    callers, made = _callers(FakeOdoo("19.0"), state=MemoryState(clock=lambda: now[0]))
     for _ in range(3):
         with pytest.raises(CallerRefused):
             await callers.resolve("revoked-key")
@@ -84,7 +85,7 @@ async def test_failed_authentications_are_limited_per_client_address() -> None:
     """Issue 13: a thousand wrong tokens from one address cost Odoo ten authentications."""
     now = [0.0]
     fake = FakeOdoo("19.0")
-    callers, made = _callers(fake, clock=lambda: now[0])
+    callers, made = _callers(fake, state=MemoryState(clock=lambda: now[0]))
     known = await callers.resolve(ADMIN_API_KEY, "10.0.0.1")
     fake.reset_calls()
     statuses = []
@@ -110,13 +111,14 @@ async def test_failed_authentications_are_limited_per_client_address() -> None:
 
 
 async def test_the_memory_of_failing_addresses_is_bounded() -> None:
-    failures = FailedAuthentications(max_failures=2, max_addresses=100)
+    state = MemoryState(max_addresses=100)
+    failures = FailedAuthentications(state, max_failures=2)
     for number in range(5000):
-        failures.begin(f"10.1.{number // 256}.{number % 256}")
-    assert len(failures._failures) == 100
-    failures.begin("10.9.9.9")
-    failures.succeeded("10.9.9.9")  # an accepted token leaves nothing behind
-    assert "10.9.9.9" not in failures._failures
+        await failures.begin(f"10.1.{number // 256}.{number % 256}")
+    assert len(state._failures) == 100
+    await failures.begin("10.9.9.9")
+    await failures.succeeded("10.9.9.9")  # an accepted token leaves nothing behind
+    assert "10.9.9.9" not in state._failures
 
 
 @pytest.mark.req("REQ-HTTP-13", "REQ-HTTP-15")

@@ -47,7 +47,8 @@ from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import FormatOptions
 from odoo_mcp.registry import ModelRegistry, load_static_registry
 from odoo_mcp.resources.subscriptions import SubscriptionManager
-from odoo_mcp.safety import AuditLogger, RateLimiter
+from odoo_mcp.safety import AuditLogger
+from odoo_mcp.state import RateLimiter, SharedState, open_state
 from odoo_mcp.toolsets import ALL_TOOLSETS, BaseToolset, ToolsetRegistry
 
 __all__ = ["SERVER_NAME", "build_server", "server_version", "toolset_registry"]
@@ -119,6 +120,7 @@ def build_server(
     connection: ConnectionManager,
     *,
     toolsets: Sequence[BaseToolset] | None = None,
+    state: SharedState | None = None,
 ) -> MCPServer[dict[str, Any]]:
     """REQ-01-14: the MCP server of one configuration and one Odoo connection.
 
@@ -132,11 +134,14 @@ def build_server(
     # REQ-HTTP-15: every Odoo call goes to the request's caller (HTTP with auth) or to ours
     odoo = CallerRouter(connection)
     context = server_context(config, odoo, registration)
+    # issue 19: the rate limits' counters; the CLI opens (and closes) one state and shares it
+    # with the HTTP layer, other callers get the configured one
+    shared = open_state(config.state_url) if state is None else state
     client_log = ClientLogLevels(session_key)
     dispatcher = ToolDispatcher(
         registration,
         context,
-        limiter=RateLimiter(config.rate_limits()),
+        limiter=RateLimiter(config.rate_limits(), shared),
         audit=AuditLogger(config.audit_settings()),
         connection=odoo,
         client_log=client_log,

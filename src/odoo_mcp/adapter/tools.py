@@ -42,8 +42,9 @@ from odoo_mcp.context import ServerContext
 from odoo_mcp.domain.values import DomainError
 from odoo_mcp.errors import ErrorCategory, invalid_params_response, log_error, log_level
 from odoo_mcp.errors.suggestions import FieldHint
-from odoo_mcp.safety import AuditLogger, RateLimiter
+from odoo_mcp.safety import AuditLogger
 from odoo_mcp.safety.annotations import ToolHints
+from odoo_mcp.state import RateLimiter
 from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets.registration import ToolsetCheckFailed, ToolsetRegistry
 
@@ -231,7 +232,9 @@ class ToolDispatcher:
         started = time.perf_counter()
         result: BaseModel | None = None
         try:
-            self.limiter.check(session, spec.kind)
+            # StateUnavailable (Redis down) is a SPEC-10 connection error, retry true: a call
+            # the limiter cannot count is not run (decision 37)
+            await self.limiter.check(session, spec.kind)
             result = await spec.handler(self.context, params)
         except MCPError:
             raise

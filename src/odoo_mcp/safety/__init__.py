@@ -15,7 +15,7 @@ from odoo_mcp.safety.blocklists import (
 )
 from odoo_mcp.safety.modes import Mode, Operation, enforce_mode, is_tool_visible
 from odoo_mcp.safety.policy import SafetyPolicy
-from odoo_mcp.safety.ratelimit import RateLimitedError, RateLimiter, RateLimits
+from odoo_mcp.safety.ratelimit import RateLimitedError, RateLimits
 
 __all__ = [
     "DEFAULT_FIELD_BLOCKLIST",
@@ -27,7 +27,6 @@ __all__ = [
     "Mode",
     "Operation",
     "RateLimitedError",
-    "RateLimiter",
     "RateLimits",
     "SafetyCode",
     "SafetyError",

@@ -29,6 +29,7 @@ from odoo_mcp.adapter.http.early import EarlyMethods
 from odoo_mcp.adapter.stdio import DRAIN_SECONDS
 from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
+from odoo_mcp.state import SharedState, open_state
 
 __all__ = ["build_http_app", "serve_http", "transport_security"]
 
@@ -66,6 +67,7 @@ def build_http_app(
     connection: ConnectionManager,
     *,
     callers: CallerConnections | None = None,
+    state: SharedState | None = None,
 ) -> Starlette:
     """REQ-HTTP-01, REQ-01-10, REQ-HTTP-11, REQ-HTTP-19, REQ-HTTP-21 (stateful unless
     ``stateless_http``): the MCP endpoint and the health check,
@@ -82,7 +84,9 @@ def build_http_app(
     session work (REQ-HTTP-09).
 
     REQ-HTTP-13: with authentication on, ``callers`` (or one built from the configuration)
-    turns each request's Bearer token into its caller's Odoo connection.
+    turns each request's Bearer token into its caller's Odoo connection; refused tokens,
+    failing addresses and session owners are kept in ``state`` (issue 19: the configured
+    ``state_url`` when none is given).
     """
     mcp_app: Any = server.streamable_http_app(
         streamable_http_path=config.mcp_path,
@@ -96,6 +100,7 @@ def build_http_app(
             config.connection_settings(),
             endpoint=connection.endpoint,
             backoff=config.reconnect_backoff(),
+            state=open_state(config.state_url) if state is None else state,
         )
         mcp_app = BearerAuth(mcp_app, callers, mcp_path=config.mcp_path)
 
@@ -129,7 +134,10 @@ def build_http_app(
 
 
 async def serve_http(
-    server: MCPServer[Any], config: OdooMcpConfig, connection: ConnectionManager
+    server: MCPServer[Any],
+    config: OdooMcpConfig,
+    connection: ConnectionManager,
+    state: SharedState | None = None,
 ) -> None:
     """Serve until interrupted: on SIGINT/SIGTERM uvicorn stops accepting, lets the requests
     in flight finish for up to 30 s (REQ-01-24), then the lifespan closes Odoo.
@@ -137,7 +145,7 @@ async def serve_http(
     REQ-HTTP-17: uvicorn logs at the server's level (warning in production: no access lines);
     authentication events are warnings (``odoo_mcp.adapter.http.auth``).
     """
-    app = build_http_app(server, config, connection)
+    app = build_http_app(server, config, connection, state=state)
     uv = uvicorn.Server(
         uvicorn.Config(
             app,

@@ -25,6 +25,10 @@ Decisions (spec/decisions.md, decision 29):
   deployment docs): past ``MAX_FAILED_AUTH`` in ``FAILED_AUTH_WINDOW`` seconds, a token the
   server does not already know is answered 429 with ``Retry-After`` by the server alone.
   Tokens already authenticated keep working from that address.
+
+Issue 19 / decision 37: refused tokens, failing addresses and session owners live in the
+shared state (``odoo_mcp.state``: this process's memory, or Redis for several replicas); when
+it cannot be asked, a request that needs it is answered 503 ``temporarily_unavailable``.
 """
 
 from __future__ import annotations
@@ -32,9 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import math
-import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
@@ -46,6 +48,7 @@ from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.connection.endpoint import OdooEndpoint
 from odoo_mcp.connection.errors import OdooConnectionError
 from odoo_mcp.connection.settings import ConnectionSettings
+from odoo_mcp.state import FailureLimits, MemoryState, Refusal, SharedState, StateUnavailable
 
 __all__ = ["BearerAuth", "CallerConnections", "CallerRefused", "FailedAuthentications"]
 
@@ -59,17 +62,14 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: Distinct tokens kept connected at once; the least recently used one is closed beyond that.
 MAX_CALLERS: Final = 256
-#: Sessions remembered with their owner; the SDK caps sessions too (and ends idle ones).
-MAX_BOUND_SESSIONS: Final = 10_000
 #: Seconds a token Odoo refused is refused again without asking Odoo (a client retrying a
 #: revoked key, or someone guessing keys, costs Odoo one call per token and period).
 REFUSAL_MEMORY: Final = 60.0
-MAX_REFUSED: Final = 10_000
 #: Failed authentications a client address may cost Odoo per window, then 429 until it slides.
 MAX_FAILED_AUTH: Final = 10
 FAILED_AUTH_WINDOW: Final = 60.0
-#: Client addresses whose failures are remembered; the least recently failing one goes first.
-MAX_FAILING_ADDRESSES: Final = 10_000
+#: what a request whose authentication needs the shared state gets when it cannot be asked
+_STATE_DOWN: Final = (503, "temporarily_unavailable", "The server's shared state cannot be reached")
 
 
 class CallerRefused(Exception):
@@ -86,56 +86,38 @@ class CallerRefused(Exception):
 
 
 class FailedAuthentications:
-    """Decision 29: failed authentications per client address, in a sliding window.
-
-    Memory is bounded: at most ``max_failures`` times per address and ``max_addresses``
-    addresses (the least recently failing is forgotten first).
-    """
+    """Decision 29: failed authentications per client address, in a sliding window of the
+    shared state (issue 19: the same limit whichever replica is asked)."""
 
     def __init__(
         self,
+        state: SharedState,
         *,
         max_failures: int = MAX_FAILED_AUTH,
         window: float = FAILED_AUTH_WINDOW,
-        max_addresses: int = MAX_FAILING_ADDRESSES,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._max = max_failures
-        self._window = window
-        self._max_addresses = max_addresses
-        self._clock = clock
-        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._state = state
+        self._limits = FailureLimits(max_failures, window)
 
-    def begin(self, address: str | None) -> None:
+    async def begin(self, address: str | None) -> None:
         """An authentication from ``address`` is about to cost Odoo a call: ``CallerRefused``
         429 if the address is over its limit, else it counts as failed until it succeeds
         (so concurrent attempts cannot overrun the limit)."""
-        if address is None or self._max <= 0:
+        if address is None:
             return
-        now = self._clock()
-        times = self._failures.setdefault(address, deque(maxlen=self._max))
-        while times and times[0] <= now - self._window:
-            times.popleft()
-        if len(times) >= self._max:
-            wait = max(1, math.ceil(times[0] + self._window - now))
+        wait = await self._state.begin_authentication(address, self._limits)
+        if wait is not None:
             raise CallerRefused(
                 429,
                 "too_many_failed_authentications",
                 f"Too many refused tokens from this address: retry in {wait} s",
                 retry_after=wait,
             )
-        times.append(now)
-        self._failures.move_to_end(address)
-        while len(self._failures) > self._max_addresses:
-            self._failures.popitem(last=False)
 
-    def succeeded(self, address: str | None) -> None:
+    async def succeeded(self, address: str | None) -> None:
         """The authentication begun from ``address`` was accepted (or Odoo was unreachable)."""
-        times = self._failures.get(address) if address is not None else None
-        if times:
-            times.pop()
-            if not times:
-                del self._failures[address]  # type: ignore[arg-type]
+        if address is not None:
+            await self._state.authentication_succeeded(address)
 
 
 def _split_token(token: str) -> tuple[str | None, str]:
@@ -155,15 +137,14 @@ class CallerConnections:
         backoff: tuple[float, ...] = (),
         max_callers: int = MAX_CALLERS,
         connect: Callable[[ConnectionSettings], ConnectionManager] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        state: SharedState | None = None,
         failures: FailedAuthentications | None = None,
     ) -> None:
         self._settings = settings
         self._endpoint = endpoint
-        self._clock = clock
-        self._failed = failures or FailedAuthentications(clock=clock)
-        #: digest -> (when it may be asked again, the refusal)
-        self._refused: OrderedDict[str, tuple[float, CallerRefused]] = OrderedDict()
+        #: issue 19: refused tokens and failing addresses, shared by the replicas
+        self.state: SharedState = MemoryState() if state is None else state
+        self._failed = failures or FailedAuthentications(self.state)
         self._backoff = backoff
         self._max = max_callers
         self._connect = connect or self._new_manager
@@ -178,7 +159,8 @@ class CallerConnections:
         """The caller's connection, authenticated; ``CallerRefused`` when it cannot be.
 
         ``address`` is the client's: a token the server does not know yet is not sent to Odoo
-        from an address over its failed-authentication limit (429)."""
+        from an address over its failed-authentication limit (429). ``StateUnavailable`` when
+        a new token needs the shared state and it cannot be asked (decision 37)."""
         token = token.strip()
         if not token:
             raise CallerRefused(401, "invalid_request", "Authorization: Bearer <token> is empty")
@@ -188,7 +170,7 @@ class CallerConnections:
         if found is not None:
             self._callers.move_to_end(digest)
             return found
-        self._recall_refusal(digest)
+        await self._recall_refusal(digest)
         # one authentication per token at a time; the lock goes once it is settled, either
         # way (refused tokens must not pile up locks)
         lock = self._locks.setdefault(digest, anyio.Lock())
@@ -212,32 +194,22 @@ class CallerConnections:
         )
         return login, self._connect(settings)
 
-    def _recall_refusal(self, digest: str) -> None:
+    async def _recall_refusal(self, digest: str) -> None:
         """A token Odoo refused a moment ago is refused again without an Odoo call."""
-        remembered = self._refused.get(digest)
-        if remembered is None:
-            return
-        until, refusal = remembered
-        if self._clock() < until:  # a fresh exception: re-raising one would grow its traceback
+        refusal = await self.state.recall_refusal(digest)
+        if refusal is not None:
             raise CallerRefused(refusal.status, refusal.error, refusal.description)
-        del self._refused[digest]
-
-    def _remember_refusal(self, digest: str, refusal: CallerRefused) -> None:
-        self._refused[digest] = (self._clock() + REFUSAL_MEMORY, refusal)
-        self._refused.move_to_end(digest)
-        while len(self._refused) > MAX_REFUSED:
-            self._refused.popitem(last=False)
 
     async def _authenticate(
         self, token: str, digest: str, address: str | None
     ) -> ConnectionManager:
-        self._failed.begin(address)
+        await self._failed.begin(address)
         login, manager = self._manager_for(token)
         try:
             await manager.connect()
         except OdooConnectionError as exc:
-            self._failed.succeeded(address)  # not the token's fault
             await manager.close()
+            await self._failed.succeeded(address)  # not the token's fault
             raise CallerRefused(
                 503, "temporarily_unavailable", f"Odoo cannot be reached to check the token: {exc}"
             ) from None
@@ -245,12 +217,16 @@ class CallerConnections:
             await manager.close()
             hint = "" if login else " (this Odoo may need the login too: Bearer login:apikey)"
             logger.warning("authentication refused for a bearer token of %s", login or "a key")
-            refusal = CallerRefused(
+            refusal = Refusal(
                 401, "invalid_token", f"Odoo refused the API key{hint}: {exc.message}"
             )
-            self._remember_refusal(digest, refusal)
-            raise refusal from None
-        self._failed.succeeded(address)
+            await self.state.remember_refusal(digest, refusal, REFUSAL_MEMORY)
+            raise CallerRefused(refusal.status, refusal.error, refusal.description) from None
+        try:
+            await self._failed.succeeded(address)
+        except StateUnavailable:  # decision 37: refused (503); the connection is not kept
+            await manager.close()
+            raise
         logger.warning("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
         return manager
 
@@ -302,8 +278,8 @@ class BearerAuth:
         self.app = app
         self.callers = callers
         self.mcp_path = mcp_path.rstrip("/") or "/"
-        #: Mcp-Session-Id -> the uid of the user whose request created the session
-        self.owners: OrderedDict[str, int | None] = OrderedDict()
+        #: issue 19: which uid owns which Mcp-Session-Id, in the state the replicas share
+        self.state = callers.state
 
     def _protects(self, scope: Scope) -> bool:
         path = str(scope.get("path", "")).rstrip("/") or "/"
@@ -328,6 +304,9 @@ class BearerAuth:
         address = str(client[0]) if client else None
         try:
             caller = await self.callers.resolve(token, address)
+        except StateUnavailable:  # decision 37: never admitted unchecked
+            await _refuse(send, *_STATE_DOWN)
+            return
         except CallerRefused as refused:
             if refused.status != 503:
                 await _refuse(
@@ -339,7 +318,10 @@ class BearerAuth:
             # gets SPEC-10 connection errors (retry: true) instead of a transport failure.
             caller, unverified = self.callers.unverified(token), True
         try:
-            refusal = self._session_refusal(_header(scope, b"mcp-session-id"), caller.uid)
+            try:
+                refusal = await self._session_refusal(_header(scope, b"mcp-session-id"), caller.uid)
+            except StateUnavailable:
+                refusal = _STATE_DOWN
             if refusal is not None:
                 await _refuse(send, *refusal)
                 return
@@ -349,9 +331,11 @@ class BearerAuth:
             if unverified:
                 await caller.connection.close()
 
-    def _session_refusal(self, session: str | None, uid: int | None) -> tuple[int, str, str] | None:
+    async def _session_refusal(
+        self, session: str | None, uid: int | None
+    ) -> tuple[int, str, str] | None:
         """REQ-HTTP-14: a session owned by another (verified) user is not this caller's."""
-        owner = self.owners.get(session) if session is not None else None
+        owner = await self.state.owner(session) if session is not None else None
         if owner is None or owner == uid:
             return None
         logger.warning("uid %s refused on a session of uid %s", uid, owner)
@@ -364,23 +348,37 @@ class BearerAuth:
         )
 
     def _binding(self, scope: Scope, send: Send, uid: int | None) -> Send:
-        """REQ-HTTP-14: the session a response creates belongs to the requesting user."""
+        """REQ-HTTP-14: the session a response creates belongs to the requesting user.
+
+        Decision 37: when the owner cannot be recorded (or forgotten), the response becomes a
+        503 and the app's own is dropped: a session whose owner is unknown is never handed out.
+        """
         method = scope.get("method")
         requested = _header(scope, b"mcp-session-id")
+        replaced = False
 
         async def bind(message: Message) -> None:
+            nonlocal replaced
+            if replaced:
+                return
             if message.get("type") == "http.response.start":
-                status = int(message.get("status", 0))
-                if method == "DELETE" and requested is not None and status < 300:
-                    self.owners.pop(requested, None)
-                for key, value in message.get("headers", ()):
-                    if bytes(key).lower() == b"mcp-session-id":
-                        created = bytes(value).decode("latin-1")
-                        # an unverified owner (None) gives way to the first verified user
-                        if self.owners.get(created) is None:
-                            self.owners[created] = uid
-                        while len(self.owners) > MAX_BOUND_SESSIONS:
-                            self.owners.popitem(last=False)
+                try:
+                    await self._record(message, method, requested, uid)
+                except StateUnavailable:
+                    replaced = True
+                    await _refuse(send, *_STATE_DOWN)
+                    return
             await send(message)
 
         return bind
+
+    async def _record(
+        self, start: Message, method: object, requested: str | None, uid: int | None
+    ) -> None:
+        """REQ-HTTP-14: a DELETE forgets its session's owner, a created session gets one."""
+        if method == "DELETE" and requested is not None and int(start.get("status", 0)) < 300:
+            await self.state.forget_owner(requested)
+        for key, value in start.get("headers", ()):
+            if bytes(key).lower() == b"mcp-session-id":
+                # an unverified owner (None) gives way to the first verified user
+                await self.state.bind_owner(bytes(value).decode("latin-1"), uid)
