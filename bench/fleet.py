@@ -627,6 +627,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown := set(phases) - set(PHASES):
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
 
+    # SIGTERM (tox, CI timeouts) unwinds like Ctrl-C, through the finally that stops children
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     fleet = Fleet(Processes())
     checks: list[Check] = []
     loads: list[LoadResult] = []
