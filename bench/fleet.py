@@ -145,6 +145,7 @@ class Fleet:
     """The running pieces: the fake Odoo, Redis, the replicas and the balancers."""
 
     procs: Processes
+    fake: Child | None = None
     odoo_url: str = ""
     state_url: str | None = None
     replicas: list[tuple[Child, str]] = field(default_factory=list)  # (process, host:port)
@@ -152,7 +153,7 @@ class Fleet:
     def start_fake(self, latency_ms: float) -> None:
         port = free_port()
         argv = [sys.executable, "-m", "fake_odoo.cli", "serve", "--port", str(port)]
-        child = self.procs.start("fake Odoo", [*argv, "--log-level", "warning"])
+        child = self.fake = self.procs.start("fake Odoo", [*argv, "--log-level", "warning"])
         self.odoo_url = f"http://127.0.0.1:{port}"
         wait_until(http_ok(f"{self.odoo_url}/__fake__/info"), child, 30)
         if latency_ms > 0:
@@ -305,6 +306,7 @@ class LoadResult:
     wall: float = 0.0
     per_replica: Counter[str] = field(default_factory=Counter)
     unsticky: int = 0  # sessions whose requests were answered by more than one replica
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds spent during the run
 
     def quantile(self, q: float) -> float:
         ms = sorted(x * 1000 for x in self.latencies)
@@ -525,13 +527,26 @@ def bounded(coro: Any, seconds: float) -> Any:
     return asyncio.run(asyncio.wait_for(coro, seconds))
 
 
+def cpu_seconds(pid: int | None = None) -> float:
+    """User + system CPU time of a child (from /proc), or of this process."""
+    if pid is None:
+        return time.process_time()
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def load_checks(fleet: Fleet, args: argparse.Namespace, workdir: Path) -> list[LoadResult]:
     addresses = [address for _, address in fleet.replicas]
     results = []
     for size in sorted({1, args.replicas}):
         url = fleet.start_balancer(addresses[:size], sticky=True, workdir=workdir)
         phase(f"load: {args.sessions} sessions x {args.calls} calls, {size} replica(s), HAProxy")
+        # where the CPU went: on two cores the load generator competes with the fleet
+        pids = {"harness": None, "fake Odoo": fleet.fake.process.pid if fleet.fake else None}
+        pids |= {f"r{i}": child.process.pid for i, (child, _) in enumerate(fleet.replicas, 1)}
+        before = {name: cpu_seconds(pid) for name, pid in pids.items()}
         result = bounded(run_load(f"{size} replica(s)", url, args.sessions, args.calls), 300)
+        result.cpu = {name: cpu_seconds(pid) - before[name] for name, pid in pids.items()}
         for error in result.wrong[:5]:
             print("  error:", error)
         results.append(result)
@@ -593,16 +608,19 @@ def summary(
     print(f"\n## Fleet harness: {args.replicas} replica(s), state {state}, ", end="")
     print(f"fake Odoo latency {args.latency_ms:g} ms\n")
     if loads:
-        print(
-            "| behind HAProxy | sessions x calls | calls/s | p50 ms | p99 ms | wrong | sessions |"
-        )
-        print("|---|---|---|---|---|---|---|")
+        columns = ["behind HAProxy", "sessions x calls", "calls/s", "p50 ms", "p99 ms", "wrong"]
+        columns += ["sessions per replica", "CPU s during the run"]
+        print("| " + " | ".join(columns) + " |")
+        print("|" + "---|" * len(columns))
         for r in loads:
             spread = ", ".join(f"{k} {v}" for k, v in sorted(r.per_replica.items()))
             rate = r.calls / r.wall if r.wall else 0.0
             p50 = statistics.median(x * 1000 for x in r.latencies) if r.latencies else math.nan
             cells = [r.label, f"{r.sessions} x {args.calls}", f"{rate:.0f}", f"{p50:.1f}"]
             cells += [f"{r.quantile(0.99):.1f}", str(len(r.wrong)), spread]
+            cells.append(
+                ", ".join(f"{k} {v:.1f}" for k, v in r.cpu.items()) + f" (wall {r.wall:.1f})"
+            )
             print("| " + " | ".join(cells) + " |")
         print()
     print("| check | result | measured |")
