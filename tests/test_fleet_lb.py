@@ -60,3 +60,16 @@ def test_both_modes_check_health_redispatch_and_keep_streams(sticky: bool) -> No
 def test_a_fleet_needs_a_replica() -> None:
     with pytest.raises(ValueError):
         _fleet_lb().haproxy_config(9000, [], sticky=True)
+
+
+def test_the_deployment_page_shows_the_generated_config() -> None:
+    # docs/fleet.md's block is the generator's output for two example replicas: no drift
+    page = (ROOT / "docs" / "fleet.md").read_text(encoding="utf-8")
+    expected = _fleet_lb().haproxy_config(
+        8080,
+        ["10.0.0.11:8080", "10.0.0.12:8080"],
+        sticky=True,
+        host="0.0.0.0",
+        check_interval_ms=2000,
+    )
+    assert f"```text\n{expected}```" in page
