@@ -180,7 +180,7 @@ class Fleet:
 
         client = redis.Redis.from_url(self.state_url)
         try:
-            return int(client.dbsize())  # type: ignore[arg-type]
+            return int(client.dbsize())
         finally:
             client.close()
 
@@ -460,7 +460,9 @@ async def run_failover(fleet: Fleet, url: str, sessions: int, seconds: float) ->
         wrong == 0
         and recovered == len(clients)
         and bool(on_victim)
-        and all(c.reinitialized >= 1 for c in on_victim)
+        # as documented: the surviving replica answered 404 on the old session, then a fresh
+        # initialize worked
+        and all(c.statuses["404 session unknown"] >= 1 and c.reinitialized >= 1 for c in on_victim)
     )
     return {
         "ok": ok,
