@@ -1,21 +1,22 @@
 """Issue 19: the fleet harness: odoo-mcp replicas behind HAProxy, under load and failover.
 
 Starts on loopback, each step bounded in time and everything torn down at the end (also on
-Ctrl-C): the fake Odoo 19.0 (``--latency-ms`` injected on every Odoo request), Redis (unless
-``--no-redis``), ``--replicas`` ``odoo-mcp serve --transport http --http-auth on`` processes
-given ``ODOO_MCP_STATE_URL=redis://...`` (the shared state of issue 19's other half: rate-limit
-buckets, refused tokens, session owners; a server without it ignores the variable) and HAProxy
-(config from ``fleet_lb.haproxy_config``) in the foreground. Phases (``--phases``):
+Ctrl-C and SIGTERM): the fake Odoo 19.0 (``--latency-ms`` injected on every Odoo request),
+Redis (unless ``--no-redis``), ``--replicas`` ``odoo-mcp serve --transport http --http-auth
+on`` processes given ``ODOO_MCP_STATE_URL=redis://...`` (the shared state of issue 19's other
+half: rate-limit buckets, refused tokens, session owners; a server without it ignores the
+variable) and HAProxy (config from ``fleet_lb.haproxy_config``) in the foreground.
+Phases (``--phases``):
 
 - ``load``: stateful, sticky by ``Mcp-Session-Id``: ``--sessions`` MCP SDK sessions of admin and
   demo alternately, ``--calls`` tool calls each, every answer checked for its user (the checks
   of ``http_load.py``); run through a balancer with one replica, then with all of them.
   Throughput, p50/p99, sessions per replica, and that each session stayed on one replica.
 - ``isolation``: demo sends admin's ``Mcp-Session-Id``, through the balancer (sticky: the
-  owner's replica) and straight at another replica; anything but a refusal is a leak.
+  owner's replica) and straight at each replica; anything but 403/404 is a leak.
 - ``failover``: stateful sessions loop tool calls; one replica is SIGKILLed mid-run. Counts
-  what clients see (404 on the session, 5xx, transport errors), answers that were wrong (must
-  be 0), and that every client answers correctly again after re-initializing.
+  what clients see (404 on the session, 5xx, transport errors) and wrong answers (must be 0);
+  every client on the killed replica must get 404, initialize again and answer correctly.
 - ``ratelimit``: stateless replicas, round robin, ``burst 5, 30/min``; admin paces calls
   through the balancer; the accepted count must stay within burst + rate x elapsed + 1, the
   limit of one caller fleet-wide. Without shared state each replica admits its own allowance.
