@@ -79,13 +79,16 @@ consider(window_wait(KEYS[2], rph, 3600000), 3)
 if kind_limit >= 0 then consider(window_wait(KEYS[3], kind_limit, 60000), 4) end
 if best > 0 then return {0, tostring(best), which} end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens - 1), 'at', now)
-redis.call('ZADD', KEYS[2], now, now .. ':' .. redis.call('ZCARD', KEYS[2]))
-redis.call('ZADD', KEYS[3], now, now .. ':' .. redis.call('ZCARD', KEYS[3]))
+-- members must be unique: a count taken after trimming can repeat one added in the same ms
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('ZADD', KEYS[2], now, now .. ':' .. seq)
+redis.call('ZADD', KEYS[3], now, now .. ':' .. seq)
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ttl) end
 return {1}
 """
 
-# Decision 29: a sliding window of failures per address. KEYS: the address's sorted set.
+# Decision 29: a sliding window of failures per address. KEYS: the address's sorted set and
+# its member counter.
 # ARGV: max failures, window ms. Returns 0 (counted) or the ms to wait (nothing counted).
 _BEGIN: Final = """
 local t = redis.call('TIME')
@@ -97,8 +100,11 @@ if count >= max then
   local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   return math.max(1, tonumber(first[2]) + window - now)
 end
-redis.call('ZADD', KEYS[1], now, now .. ':' .. count)
+-- unique members: ZCARD after trimming can repeat one added in the same millisecond
+local seq = redis.call('INCR', KEYS[2])
+redis.call('ZADD', KEYS[1], now, now .. ':' .. seq)
 redis.call('PEXPIRE', KEYS[1], window)
+redis.call('PEXPIRE', KEYS[2], window)
 return 0
 """
 
@@ -211,7 +217,8 @@ class RedisState:
             return None
         async with self._reaching("failed authentications"):
             wait = await self._begin(
-                keys=[f"{PREFIX}auth:{address}"], args=[limits.max_failures, _ms(limits.window)]
+                keys=[f"{PREFIX}auth:{address}", f"{PREFIX}auth-seq:{address}"],
+                args=[limits.max_failures, _ms(limits.window)],
             )
         return retry_after(int(wait) / 1000.0) if int(wait) > 0 else None
 

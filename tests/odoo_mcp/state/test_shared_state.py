@@ -99,6 +99,7 @@ async def test_redis_keys_are_prefixed_hold_no_token_and_expire() -> None:
     await state.bind_owner("session", 7)
     keys = sorted(await client.keys("*"))
     assert keys == [
+        "odoo-mcp:auth-seq:10.0.0.1",
         "odoo-mcp:auth:10.0.0.1",
         "odoo-mcp:owner:session",
         "odoo-mcp:refused:abc123",
