@@ -18,7 +18,8 @@ RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
 FROM python:3.12-slim
 RUN useradd --create-home --uid 10001 odoo-mcp
 COPY --from=builder /dist/ /tmp/dist/
-RUN pip install --no-cache-dir /tmp/dist/*.whl && rm -rf /tmp/dist
+# with the redis extra: ODOO_MCP_STATE_URL shares rate limits and session owners among replicas
+RUN wheel="$(ls /tmp/dist/*.whl)" && pip install --no-cache-dir "${wheel}[redis]" && rm -rf /tmp/dist
 USER odoo-mcp
 WORKDIR /home/odoo-mcp
 # Listen on every interface of the container: Bearer authentication is then always on

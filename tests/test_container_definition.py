@@ -150,3 +150,14 @@ def test_the_build_context_keeps_what_the_wheel_needs(needed: str) -> None:
     assert needed not in ignored
     copied = " ".join(rest for kind, rest in _instructions("builder") if kind == "COPY")
     assert needed in copied
+
+
+def test_the_image_installs_the_extra_that_shared_state_needs() -> None:
+    """Decision 37: a fleet of containers sets ODOO_MCP_STATE_URL; without the ``redis`` extra
+    the server would stop at its configuration check ("install odoo-mcp[redis]")."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "redis" in pyproject["project"]["optional-dependencies"]
+    installs = [
+        args for kind, args in _instructions("final") if kind == "RUN" and "pip install" in args
+    ]
+    assert len(installs) == 1 and '[redis]"' in installs[0], installs
