@@ -2,9 +2,11 @@
 
 Compares ``odoo-mcp serve`` (stdio, against a served fake Odoo) with the floor: a one-tool
 server on the same SDK (``mcp.server.MCPServer`` with a single tool). Runs are interleaved
-so that machine noise hits both alike; the medians and their ratio are printed.
+so that machine noise hits both alike; the medians and their ratio are printed. ``--source
+DIR`` (repeatable) adds ``odoo-mcp serve`` from another checkout (its ``src`` first on the
+path), to compare versions in one run.
 
-    python bench/cold_start.py --runs 15
+    python bench/cold_start.py --runs 15 [--source ../before]
 """
 
 from __future__ import annotations
@@ -65,16 +67,22 @@ def one_start(command: list[str], env: dict[str, str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--source", action="append", default=[], help="another checkout")
     args = parser.parse_args()
     base_env = {k: os.environ[k] for k in ("PATH", "HOME", "PYTHONPATH") if k in os.environ}
     with serve_fake_odoo("19.0") as fake:
         ours_env = {**base_env, "ODOO_URL": fake.url, "ODOO_DB": "demo",
                     "ODOO_USERNAME": "admin", "ODOO_API_KEY": ADMIN_API_KEY,
                     "ODOO_MCP_LOG_LEVEL": "warning"}  # fmt: skip
+        serve = [sys.executable, "-m", "odoo_mcp", "serve"]
         commands = {
             "one-tool SDK server": ([sys.executable, "-c", ONE_TOOL], base_env),
-            "odoo-mcp serve": ([sys.executable, "-m", "odoo_mcp", "serve"], ours_env),
+            "odoo-mcp serve": (serve, ours_env),
         }
+        for source in args.source:
+            paths = [os.path.abspath(os.path.join(source, "src")), base_env.get("PYTHONPATH", "")]
+            env = {**ours_env, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
+            commands[f"odoo-mcp {os.path.basename(os.path.abspath(source))}"] = (serve, env)
         print("phase: warming the OS file cache (one start of each)", flush=True)
         for command, env in commands.values():  # warm the OS file cache
             one_start(command, env)
@@ -85,9 +93,11 @@ def main() -> None:
                 times[name].append(one_start(command, env))
     medians = {name: statistics.median(values) for name, values in times.items()}
     for name, median in medians.items():
-        print(f"{name:22s} median {median * 1000:7.1f} ms  (min {min(times[name]) * 1000:.1f})")
-    floor, ours = medians["one-tool SDK server"], medians["odoo-mcp serve"]
-    print(f"ratio {ours / floor:.2f}x (target at most 1.10x)")
+        print(f"{name:24s} median {median * 1000:7.1f} ms  (min {min(times[name]) * 1000:.1f})")
+    floor = medians["one-tool SDK server"]
+    for name, median in medians.items():
+        if name != "one-tool SDK server":
+            print(f"{name}: {median / floor:.2f}x the one-tool server (target at most 1.10x)")
 
 
 if __name__ == "__main__":
