@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import ssl
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from odoo_mcp.connection import (
     build_http_client,
 )
 from odoo_mcp.connection.errors import is_none_marshal_fault, parse_traceback_tail
+from odoo_mcp.connection.settings import _tls_verify
 
 # Real Odoo 19 errors, trimmed: class + message, tracebacks cut to their exception lines.
 ERRORS: dict[str, dict[str, Any]] = json.loads(
@@ -218,3 +220,20 @@ def test_missing_ca_bundle_is_a_configuration_error(tmp_path: Path) -> None:
     )
     with pytest.raises(OdooConfigurationError, match="ODOO_CA_CERT"):
         build_http_client(settings)
+
+
+@pytest.mark.req("REQ-02-30")
+@pytest.mark.parametrize("url", ["http://odoo.local:8069", "https://odoo.example.com"])
+def test_tls_is_verified_and_plain_http_loads_no_ca_bundle(url: str) -> None:
+    """REQ-02-30: https verifies against the system's CAs; a plain-HTTP client (no redirects
+    followed, so never a handshake) skips loading them and would still refuse any TLS peer."""
+    settings = ConnectionSettings.model_validate(
+        {"url": url, "database": "d", "username": "u", "password": "p"}
+    )
+    context = _tls_verify(settings)
+    if url.startswith("https"):
+        assert context is True
+        return
+    assert isinstance(context, ssl.SSLContext)
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] == 0
