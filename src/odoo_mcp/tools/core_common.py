@@ -109,6 +109,14 @@ JsonAny = Annotated[
     ),
 ]
 
+#: records as the read tools answer them: objects keyed by field name. The schema leaves out
+#: ``additionalProperties: true`` (JSON Schema's default): a client validating a 500-row
+#: answer against the outputSchema then checks each record once, not each of its fields
+#: (the MCP SDK's client: 4.3 -> 3.2 ms a call)
+Records = Annotated[
+    list[dict[str, Any]], WithJsonSchema({"type": "array", "items": {"type": "object"}})
+]
+
 
 def _spec_schema(schema: JsonDict) -> None:
     # The class docstrings name requirements for maintainers; the LLM reads the tool's own

@@ -29,6 +29,7 @@ from odoo_mcp.tools.core_common import (
     InputModel,
     ModelName,
     OdooContext,
+    Records,
     ResultModel,
     checked_domain,
     checked_order,
@@ -100,7 +101,7 @@ class SearchReadInput(InputModel):
 class SearchReadResult(ResultModel):
     """REQ-04-03: records with count, model, limit, offset and has_more."""
 
-    records: list[dict[str, Any]]
+    records: Records
     count: int
     model: str
     limit: int
@@ -182,7 +183,7 @@ class ReadInput(InputModel):
 class ReadResult(ResultModel):
     """REQ-04-07: the records that exist and the requested ids that do not."""
 
-    records: list[dict[str, Any]]
+    records: Records
     missing_ids: list[int]
 
 
