@@ -8,15 +8,18 @@ each server under test (``--source DIR``, repeatable: a checkout whose ``src`` t
 ``python -m odoo_mcp serve`` imports; none: the installed package), then the raw call the tool
 makes (same protocol, model, fields and limit, through the server's own connection layer).
 
-Prints the median ms of each and the ratio to raw. Run by hand::
+Prints the median ms of each and the ratio to raw. ``--bare`` adds the last server driven by
+a bare JSON-lines client (write the request, ``json.loads`` the answer, nothing validated):
+the difference to the SDK's client is what the client side costs. Run by hand::
 
-    python bench/percall.py --source ../before --source . --calls 100
+    python bench/percall.py --source ../before --source . --calls 100 [--bare]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import statistics
@@ -26,6 +29,7 @@ import threading
 import time
 from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 from mcp import Client, StdioServerParameters
 
@@ -74,9 +78,55 @@ def server_params(url: str, protocol: str, source: str | None) -> StdioServerPar
     return StdioServerParameters(command=sys.executable, args=["-m", "odoo_mcp", "serve"], env=env)
 
 
+class BareClient:
+    """An MCP client that only frames and parses JSON lines: no schema, no model validation."""
+
+    def __init__(self, params: StdioServerParameters) -> None:
+        self.params = params
+        self.process: asyncio.subprocess.Process | None = None
+        self.next_id = 0
+
+    async def __aenter__(self) -> BareClient:
+        self.process = await asyncio.create_subprocess_exec(
+            self.params.command, *self.params.args, env=self.params.env,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL, limit=2**26,
+        )  # fmt: skip
+        info = {"name": "bare", "version": "1"}
+        await self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                          "clientInfo": info})  # fmt: skip
+        await self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.close()
+        await self.process.wait()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        await self.process.stdin.drain()
+
+    async def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.process is not None and self.process.stdout is not None
+        self.next_id += 1
+        await self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            answer: dict[str, Any] = json.loads(await self.process.stdout.readline())
+            if answer.get("id") == self.next_id:
+                return answer
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        answer = await self.request("tools/call", {"name": name, "arguments": arguments})
+        assert not answer["result"].get("isError"), answer
+        return answer
+
+
 async def bench(
-    url: str, protocol: str, sources: list[str | None], sizes: list[int], calls: int
-) -> None:
+    url: str, protocol: str, sources: list[str | None], sizes: list[int], calls: int,
+    bare: bool = False,
+) -> None:  # fmt: skip
     config = load_config(
         {"odoo_url": url, "odoo_db": "demo", "odoo_username": "admin",
          "odoo_api_key": ADMIN_API_KEY, "odoo_protocol": protocol},
@@ -91,6 +141,12 @@ async def bench(
             for s in sources
         ]
         names = [s or "installed" for s in sources]
+        bare_client = None
+        if bare:
+            bare_client = await stack.enter_async_context(
+                BareClient(server_params(url, protocol, sources[-1]))
+            )
+            names.append(f"{names[-1]} bare")
         print(f"{protocol}: {' | '.join(names)} vs raw, median ms of {calls} interleaved calls")
         for size in sizes:
             ids = [row["id"] for row in await raw.search_read(MODEL, [], ["id"], limit=size)]
@@ -108,7 +164,7 @@ async def bench(
             for tool, (arguments, raw_call) in cases.items():
                 if tool == "read" and len(ids) > READ_MAX_IDS:
                     continue
-                times: list[list[float]] = [[] for _ in clients] + [[]]
+                times: list[list[float]] = [[] for _ in names] + [[]]
                 for round_ in range(calls + 5):  # 5 warm-up rounds
                     for index, client in enumerate(clients):
                         start = time.perf_counter()
@@ -117,6 +173,11 @@ async def bench(
                         assert not result.is_error, result.content
                         if round_ >= 5:
                             times[index].append(elapsed)
+                    if bare_client is not None:
+                        start = time.perf_counter()
+                        await bare_client.call_tool(f"odoo_core_{tool}", arguments)
+                        if round_ >= 5:
+                            times[len(clients)].append(time.perf_counter() - start)
                     start = time.perf_counter()
                     rows = await raw_call()
                     if round_ >= 5:
@@ -138,13 +199,16 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 80, 500])
     parser.add_argument("--protocol", action="append", default=None, help="xmlrpc, jsonrpc, json2")
     parser.add_argument("--scale", type=int, default=40, help="demo data scale (500+ partners)")
+    parser.add_argument("--bare", action="store_true", help="add a bare JSON-lines client")
     options = parser.parse_args()
     sources: list[str | None] = options.source or [None]
     print(f"starting the fake Odoo (scale {options.scale}) in its own process", flush=True)
     fake, url = start_fake(options.scale)
     try:
         for protocol in options.protocol or ["json2", "xmlrpc"]:
-            asyncio.run(bench(url, protocol, sources, options.sizes, options.calls))
+            asyncio.run(
+                bench(url, protocol, sources, options.sizes, options.calls, bare=options.bare)
+            )
     finally:
         fake.terminate()
         fake.wait(timeout=10)
