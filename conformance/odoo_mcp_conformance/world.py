@@ -59,6 +59,8 @@ class World:
     faulted: bool = False
     #: the server reaches Odoo through this forwarder (to make Odoo refuse connections)
     proxy: TcpProxy | None = None
+    #: a subscription was accepted: the server polls Odoo in the background from then on
+    subscribed: bool = False
 
     def configure(self, name: str, value: Any) -> None:
         """Ask for a server setting (before the server is first used)."""
@@ -144,8 +146,12 @@ class World:
         return True
 
     def release(self) -> None:
-        """End of scenario: a pooled server that saw a fault is probed before its next use."""
-        if self.faulted and not self.fresh and self.launch is not None:
+        """End of scenario: a pooled server that saw a fault is probed before its next use; one
+        that holds a subscription is closed, since it keeps polling Odoo in the background and
+        its calls would land in the next scenarios' call logs."""
+        if self.subscribed and not self.fresh and self.launch is not None:
+            self.pool.discard(self.launch)
+        elif self.faulted and not self.fresh and self.launch is not None:
             self.pool.mark_suspect(self.launch)
         if self.proxy is not None:
             self.proxy.close()

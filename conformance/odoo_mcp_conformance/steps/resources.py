@@ -206,6 +206,7 @@ def _subscribe(world: World, uri: str) -> None:
         _store(world, None, RpcError(exc.error.code, exc.error.message))
         world.remembered["error_data"] = exc.error.data
         return
+    world.subscribed = True
     world.remembered.setdefault("baseline", {})[uri] = _updates(world, uri)
     _store(world, {"subscribed": uri}, None)
 
