@@ -8,7 +8,11 @@ user may see (admin counts 39 sale orders, demo 17; demo is refused account.paym
 call answered for the wrong user counts as an error.
 
 Prints: sessions, calls, errors (wrong answers, exceptions), latency p50/p99/max per call, and
-wall time. Run by hand (``python bench/http_load.py``) or ``tox -e bench``.
+wall time. ``--latency-ms`` adds that much latency to every Odoo request (issue 17: 5 ms);
+``--raw`` also runs the same number of raw JSON-2 clients making the Odoo call behind each tool
+call straight to the fake (the baseline the MCP layer is measured against), and prints both
+side by side. Run by hand (``python bench/http_load.py --raw --latency-ms 5``) or ``tox -e
+bench``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import asyncio
 import json
 import statistics
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
@@ -52,6 +57,19 @@ CALLS: dict[str, list[tuple[str, dict[str, Any], Any]]] = {
     ],
 }  # fmt: skip
 TOKENS = {"admin": ADMIN_API_KEY, "demo": f"demo:{DEMO_API_KEY}"}
+#: the Odoo call behind each tool call above, as a raw JSON-2 client sends it, and whether Odoo
+#: answers it (demo may not read payments: refused, as the tool call is)
+RAW_CALLS: dict[str, list[tuple[str, str, dict[str, Any], bool]]] = {
+    user: [
+        ("sale.order", "search_count", {"domain": []}, True),
+        ("res.partner", "search_read", {"domain": [], "fields": ["name"], "limit": 5}, True),
+        ("account.payment", "search_read", {"domain": [], "fields": ["name"]}, user == "admin"),
+        ("res.partner", "read", {"ids": [1], "fields": ["name"]}, True),
+        ("sale.order", "fields_get", {"attributes": ["type", "string"]}, True),
+    ]
+    for user in ("admin", "demo")
+}
+RAW_KEYS = {"admin": ADMIN_API_KEY, "demo": DEMO_API_KEY}
 
 
 async def _session(
@@ -76,23 +94,62 @@ async def _session(
         errors.append(f"{user} session: {type(exc).__name__}: {exc}")
 
 
-async def run(url: str, sessions: int, calls: int) -> tuple[list[float], list[str], float]:
+async def _raw_session(
+    url: str, user: str, calls: int, latencies: list[float], errors: list[str]
+) -> None:
+    headers = {"Authorization": f"bearer {RAW_KEYS[user]}", "X-Odoo-Database": "demo"}
+    try:
+        async with httpx2.AsyncClient(base_url=url, headers=headers, timeout=60) as http:
+            for index in range(calls):
+                model, method, body, allowed = RAW_CALLS[user][index % len(RAW_CALLS[user])]
+                started = time.perf_counter()
+                response = await http.post(f"/json/2/{model}/{method}", json=body)
+                latencies.append(time.perf_counter() - started)
+                if (response.status_code == 200) != allowed:
+                    errors.append(f"{user} {model}.{method}: {response.status_code}")
+    except Exception as exc:
+        errors.append(f"{user} raw session: {type(exc).__name__}: {exc}")
+
+
+Session = Callable[[str, str, int, list[float], list[str]], Awaitable[None]]
+
+
+async def run(
+    url: str, sessions: int, calls: int, session: Session = _session
+) -> tuple[list[float], list[str], float]:
     latencies: list[float] = []
     errors: list[str] = []
     started = time.perf_counter()
     await asyncio.gather(
-        *(
-            _session(url, ("admin", "demo")[i % 2], calls, latencies, errors)
-            for i in range(sessions)
-        )
+        *(session(url, ("admin", "demo")[i % 2], calls, latencies, errors) for i in range(sessions))
     )
     return latencies, errors, time.perf_counter() - started
+
+
+def report(label: str, latencies: list[float], errors: list[str], wall: float) -> float:
+    """Prints one run's line; returns its throughput (calls per second)."""
+    ms = sorted(x * 1000 for x in latencies)
+    if not ms:
+        print(f"{label}: no call answered, errors {len(errors)}")
+        return 0.0
+    p50, p99 = statistics.median(ms), ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+    rate = len(ms) / wall
+    print(
+        f"{label}: calls {len(ms)}, errors {len(errors)}, {rate:.0f} calls/s, "
+        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms ({p99 / p50:.1f}x p50), max {ms[-1]:.1f} ms, "
+        f"wall {wall:.1f} s"
+    )
+    for error in errors[:10]:
+        print("  error:", error)
+    return rate
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="added to each Odoo request")
+    parser.add_argument("--raw", action="store_true", help="also run raw JSON-2 clients")
     args = parser.parse_args()
     # the server logs each refused demo call (REQ-10-18) at warning: not what this measures
     print("phase: starting the fake Odoo and odoo-mcp over HTTP", flush=True)
@@ -100,17 +157,25 @@ def main() -> None:
         serve_fake_odoo("19.0") as fake,
         http_server_process(str(fake.url), "--http-auth", "on", ODOO_MCP_LOG_LEVEL="error") as base,
     ):
-        print(f"phase: {args.sessions} sessions x {args.calls} calls", flush=True)
-        latencies, errors, wall = asyncio.run(run(f"{base}/mcp", args.sessions, args.calls))
-    ms = sorted(x * 1000 for x in latencies)
-    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else float("nan")
-    print(f"sessions {args.sessions} (admin and demo alternately), calls {len(ms)} "
-          f"of {args.sessions * args.calls}, errors {len(errors)}")  # fmt: skip
-    if ms:
-        print(f"latency ms per call: p50 {statistics.median(ms):.1f}, p99 {p99:.1f}, "
-              f"max {ms[-1]:.1f}; wall {wall:.1f} s, {len(ms) / wall:.0f} calls/s")  # fmt: skip
-    for error in errors[:10]:
-        print("  error:", error)
+        if args.latency_ms > 0:
+            fake.inject_fault("latency", seconds=args.latency_ms / 1000)
+        print(
+            f"phase: {args.sessions} MCP sessions x {args.calls} calls (admin and demo "
+            f"alternately; Odoo latency {args.latency_ms:g} ms)",
+            flush=True,
+        )
+        ours = asyncio.run(run(f"{base}/mcp", args.sessions, args.calls))
+        raw = None
+        if args.raw:
+            print(f"phase: {args.sessions} raw JSON-2 clients x {args.calls} calls", flush=True)
+            raw = asyncio.run(run(str(fake.url), args.sessions, args.calls, _raw_session))
+    rate = report("odoo-mcp over HTTP", *ours)
+    errors = len(ours[1])
+    if raw is not None:
+        raw_rate = report("raw JSON-2", *raw)
+        errors += len(raw[1])
+        if raw_rate:
+            print(f"throughput: {rate / raw_rate:.2f}x raw (target at least 0.9x)")
     raise SystemExit(1 if errors else 0)
 
 
