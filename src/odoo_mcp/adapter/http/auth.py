@@ -375,9 +375,11 @@ class BearerAuth:
     async def _record(
         self, start: Message, method: object, requested: str | None, uid: int | None
     ) -> None:
-        """REQ-HTTP-14: a DELETE forgets its session's owner, a created session gets one."""
+        """REQ-HTTP-14: a DELETE forgets its session's owner, a created session gets one;
+        REQ-11-20: a deleted session's rate-limit counters go with it."""
         if method == "DELETE" and requested is not None and int(start.get("status", 0)) < 300:
             await self.state.forget_owner(requested)
+            await self.state.forget(requested)
         for key, value in start.get("headers", ()):
             if bytes(key).lower() == b"mcp-session-id":
                 # an unverified owner (None) gives way to the first verified user
