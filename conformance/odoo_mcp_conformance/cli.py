@@ -117,11 +117,15 @@ def _trace(args: argparse.Namespace) -> int:
             print(f"error: no unit-test results at {name}", file=sys.stderr)
             return 2
 
-    trace = build_trace(
-        results=[Path(path) for path in args.results or ()],
-        code_dirs=[Path(d) for d in args.code] if args.code else None,
-        unit_results=[Path(path) for path in args.unit_results or ()],
-    )
+    try:
+        trace = build_trace(
+            results=[Path(path) for path in args.results or ()],
+            code_dirs=[Path(d) for d in args.code] if args.code else None,
+            unit_results=[Path(path) for path in args.unit_results or ()],
+        )
+    except FileNotFoundError as exc:  # e.g. an installed kit: no checkout's src/ to read
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.out:
         write_trace(trace, Path(args.out))
     counts = ", ".join(f"{n} {status}" for status, n in trace.counts.items())

@@ -79,3 +79,23 @@ def test_shipped_targets_by_name(tmp_path: Path) -> None:
     own.write_text("")
     assert find_target(str(own)) == own
     assert find_target("nowhere.toml") == Path("nowhere.toml")
+
+
+def test_trace_without_source_code_says_so_instead_of_an_empty_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An installed kit has no checkout's ``src/``: a trace that read no code would show every
+    requirement as unimplemented and exit 0."""
+    missing = tmp_path / "no-such-src"
+    assert main(["trace", "--code", str(missing)]) == 2
+    assert capsys.readouterr().err == f"error: no source directory at {missing}: pass --code DIR\n"
+
+
+def test_trace_reads_the_code_it_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "server.py").write_text('def read():\n    """REQ-04-01: read records."""\n')
+    assert main(["trace", "--code", str(source)]) == 0
+    assert capsys.readouterr().out.startswith("traceability: ")

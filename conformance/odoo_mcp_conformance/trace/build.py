@@ -159,7 +159,11 @@ def build_trace(
     """
     root = repo_root()
     catalogue = load_catalogue()
-    code = scan_code(code_dirs or [root / "src"], root)
+    sources = list(code_dirs or [root / "src"])
+    missing = [str(directory) for directory in sources if not directory.is_dir()]
+    if missing:  # a trace that read no code would show every requirement unimplemented
+        raise FileNotFoundError(f"no source directory at {', '.join(missing)}: pass --code DIR")
+    code = scan_code(sources, root)
     scenarios = scan_features(features_dir())
     paths = [results] if isinstance(results, Path) else list(results or [])
     target, verdicts = _results(paths)
