@@ -47,7 +47,7 @@ from typing import IO, Any
 
 import httpx2
 from fleet_lb import REPLICA_HEADER, haproxy_config
-from http_load import CALLS, TOKENS
+from http_load import CALLS, TOKENS, checked_calls
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -321,6 +321,7 @@ async def load_session(url: str, user: str, calls: int, result: LoadResult) -> N
         if replica := response.headers.get(REPLICA_HEADER):
             answered_by.add(replica)
 
+    latencies: list[float] = []  # this session's (the result is shared by all sessions)
     try:
         async with (
             httpx2.AsyncClient(
@@ -328,17 +329,11 @@ async def load_session(url: str, user: str, calls: int, result: LoadResult) -> N
             ) as http,
             Client(streamable_http_client(url, http_client=http), mode="legacy") as client,
         ):
-            for index in range(calls):
-                tool, arguments, check = CALLS[user][index % len(CALLS[user])]
-                started = time.perf_counter()
-                answer = await client.call_tool(tool, arguments)
-                result.latencies.append(time.perf_counter() - started)
-                result.calls += 1
-                data = json.loads(answer.content[0].text)  # type: ignore[union-attr]
-                if not check(data, bool(answer.is_error)):
-                    result.wrong.append(f"{user} {tool}: {str(data)[:200]}")
+            await checked_calls(client, user, calls, latencies, result.wrong)
     except Exception as exc:  # a failed session is an error; the run goes on
         result.wrong.append(f"{user} session: {type(exc).__name__}: {exc}")
+    result.latencies += latencies
+    result.calls += len(latencies)
     for replica in answered_by:
         result.per_replica[replica] += 1
     result.unsticky += len(answered_by) > 1

@@ -72,6 +72,21 @@ RAW_CALLS: dict[str, list[tuple[str, str, dict[str, Any], bool]]] = {
 RAW_KEYS = {"admin": ADMIN_API_KEY, "demo": DEMO_API_KEY}
 
 
+async def checked_calls(
+    client: Client, user: str, calls: int, latencies: list[float], errors: list[str]
+) -> None:
+    """``calls`` tool calls of ``user``'s cycle (``CALLS``): each one's latency appended, each
+    answer checked against what that user may see (a wrong one appended to ``errors``)."""
+    for index in range(calls):
+        tool, arguments, check = CALLS[user][index % len(CALLS[user])]
+        started = time.perf_counter()
+        result = await client.call_tool(tool, arguments)
+        latencies.append(time.perf_counter() - started)
+        answer = json.loads(result.content[0].text)  # type: ignore[union-attr]
+        if not check(answer, bool(result.is_error)):
+            errors.append(f"{user} {tool}: {str(answer)[:200]}")
+
+
 async def _session(
     url: str, user: str, calls: int, latencies: list[float], errors: list[str]
 ) -> None:
@@ -82,14 +97,7 @@ async def _session(
             ) as http,
             Client(streamable_http_client(url, http_client=http), mode="legacy") as c,
         ):
-            for index in range(calls):
-                tool, arguments, check = CALLS[user][index % len(CALLS[user])]
-                started = time.perf_counter()
-                result = await c.call_tool(tool, arguments)
-                latencies.append(time.perf_counter() - started)
-                answer = json.loads(result.content[0].text)  # type: ignore[union-attr]
-                if not check(answer, bool(result.is_error)):
-                    errors.append(f"{user} {tool}: {str(answer)[:200]}")
+            await checked_calls(c, user, calls, latencies, errors)
     except Exception as exc:  # a failed session is an error, and the run goes on
         errors.append(f"{user} session: {type(exc).__name__}: {exc}")
 
