@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 from fakeredis import FakeServer
@@ -13,7 +12,7 @@ from fake_clock import FakeClock
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from odoo_mcp.connection import ConnectionManager, ConnectionSettings
-from odoo_mcp.state import MemoryState
+from odoo_mcp.state import MemoryState, SharedState
 from odoo_mcp.state.redis_store import RedisState
 
 
@@ -46,7 +45,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture(params=["memory", "redis"])
-async def shared_state(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[Any]:
+async def shared_state(
+    request: pytest.FixtureRequest, clock: FakeClock
+) -> AsyncIterator[SharedState]:
     """Issue 19: each shared-state case runs on the in-process store and on Redis (fakeredis
     with Lua), both on ``clock``: the Redis one gets it as the rate-limit script's time."""
     if request.param == "memory":

@@ -10,7 +10,6 @@ HTTP authentication middleware. Every map is bounded.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections import OrderedDict, deque
@@ -193,7 +192,7 @@ class MemoryState:
         while times and times[0] <= now - limits.window:
             times.popleft()
         if len(times) >= limits.max_failures:
-            return max(1, math.ceil(times[0] + limits.window - now))
+            return retry_after(times[0] + limits.window - now)
         times.append(now)
         self._failures.move_to_end(address)
         while len(self._failures) > self._max_addresses:
