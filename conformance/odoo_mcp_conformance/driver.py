@@ -31,9 +31,10 @@ from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.client import ConnectMode
 from mcp.client.streamable_http import streamable_http_client
 
+from odoo_mcp_conformance.forkserver import Forkserver
 from odoo_mcp_conformance.target import Launch
 
-__all__ = ["McpDriver", "RpcError", "ServerPool", "ToolOutcome"]
+__all__ = ["McpDriver", "RpcError", "ServerPool", "ToolOutcome", "launch_command"]
 
 
 class RpcError(Exception):
@@ -214,13 +215,17 @@ def _wait_for_port(url: str, process: subprocess.Popen[bytes], timeout: float) -
         time.sleep(0.05)
 
 
-def _spawn_http(launch: Launch, stderr: TextIO, stack: ExitStack) -> str:
+def _spawn_http(
+    launch: Launch, stderr: TextIO, stack: ExitStack, forkserver: Forkserver | None
+) -> str:
     """Start an HTTP target's command on a free port; its MCP endpoint URL."""
     port = str(_free_port())
     url = launch.url.replace("{port}", port)
     if launch.command:
-        env = {**inherited_env(), **dict(launch.env)}
-        command = [part.replace("{port}", port) for part in launch.command]
+        ported = launch.model_copy(
+            update={"command": tuple(part.replace("{port}", port) for part in launch.command)}
+        )
+        command, env = launch_command(ported, forkserver)
         process = subprocess.Popen(
             command, env=env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=stderr,
@@ -241,9 +246,11 @@ def _spawn_http(launch: Launch, stderr: TextIO, stack: ExitStack) -> str:
 class ServerPool:
     """Servers under test, keyed by their launch; a few are kept alive between scenarios."""
 
-    def __init__(self, log_dir: Path, keep: int = 8) -> None:
+    def __init__(self, log_dir: Path, keep: int = 8, forkserver: Forkserver | None = None) -> None:
         self.log_dir = log_dir
         self.keep = keep
+        #: launches a Python target's commands pre-imported (the target's ``preload``)
+        self.forkserver = forkserver
         self._stack = contextlib.ExitStack()
         self.portal = self._stack.enter_context(start_blocking_portal())
         self._live: OrderedDict[Launch, tuple[McpDriver, contextlib.ExitStack]] = OrderedDict()
@@ -258,6 +265,8 @@ class ServerPool:
                 stack.close()
         self._live.clear()
         self._stack.close()
+        if self.forkserver is not None:
+            self.forkserver.close()
 
     def _start(self, launch: Launch, *, mode: ConnectMode) -> tuple[McpDriver, ExitStack]:
         stack = contextlib.ExitStack()
@@ -266,15 +275,15 @@ class ServerPool:
         stderr: TextIO = stack.enter_context(stderr_path.open("w", encoding="utf-8"))
         transport: AbstractContextManager[Any] | Any
         if launch.transport == "stdio":
-            env = {**inherited_env(), **dict(launch.env)}
+            command, env = launch_command(launch, self.forkserver)
             params = StdioServerParameters(
-                command=launch.command[0], args=list(launch.command[1:]), env=env, cwd=launch.cwd
+                command=command[0], args=command[1:], env=env, cwd=launch.cwd
             )
             transport = stdio_client(params, errlog=stderr)
             url = ""
         else:
             try:
-                url = _spawn_http(launch, stderr, stack)
+                url = _spawn_http(launch, stderr, stack, self.forkserver)
             except AssertionError as exc:
                 stack.close()
                 raise AssertionError(f"{exc}; its stderr ends with:\n{_tail(stderr_path)}") from exc
@@ -371,6 +380,17 @@ def inherited_env() -> dict[str, str]:
     """What a child server inherits: enough to find Python and its packages, no secrets."""
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "SYSTEMROOT")
     return {key: os.environ[key] for key in keep if key in os.environ}
+
+
+def launch_command(
+    launch: Launch, forkserver: Forkserver | None = None
+) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment that start ``launch`` (through the fork server when
+    there is one and it can take the command: the same process, minus the imports)."""
+    env = {**inherited_env(), **dict(launch.env)}
+    if forkserver is None:
+        return list(launch.command), env
+    return forkserver.command(launch.command, env), env
 
 
 @contextlib.contextmanager

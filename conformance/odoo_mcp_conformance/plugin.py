@@ -23,7 +23,8 @@ from odoo_mcp_conformance.capabilities import CAPABILITIES, NOT_IMPLEMENTED
 from odoo_mcp_conformance.catalogue import REQ_ID, load_catalogue
 from odoo_mcp_conformance.checks import CheckRecorder, in_words
 from odoo_mcp_conformance.control import FakeOdooControl
-from odoo_mcp_conformance.driver import ServerPool
+from odoo_mcp_conformance.driver import ServerPool, inherited_env
+from odoo_mcp_conformance.forkserver import Forkserver, forkserver_supported
 from odoo_mcp_conformance.progress import EventFile, FeatureProgress, Finished, ProgressSink
 from odoo_mcp_conformance.report import judge
 from odoo_mcp_conformance.sources import PROFILES, Check, Profile, scenario_source
@@ -79,6 +80,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--kit-progress-verbose", action="store_true", help="list failed scenarios per feature"
     )
     group.addoption("--kit-bar", action="store_true", help="draw a progress bar (a terminal)")
+    group.addoption(
+        "--kit-no-preload",
+        action="store_true",
+        help="start every server as a new interpreter, even when the target names preload "
+        "modules (the fork server is only a speed-up: verdicts do not depend on it)",
+    )
     group.addoption(
         "--kit-profile",
         default="",
@@ -271,8 +278,15 @@ def control(fake_odoo_url: str) -> Iterator[FakeOdooControl]:
 
 
 @pytest.fixture(scope="session")
-def server_pool(kit_log_dir: Path) -> Iterator[ServerPool]:
-    pool = ServerPool(kit_log_dir)
+def server_pool(
+    pytestconfig: pytest.Config, kit_target: Target, kit_log_dir: Path
+) -> Iterator[ServerPool]:
+    forkserver = None
+    preload = kit_target.target.preload
+    if preload and not pytestconfig.getoption("--kit-no-preload") and forkserver_supported():
+        log = kit_log_dir / "forkserver.stderr.log"
+        forkserver = Forkserver(sys.executable, preload, inherited_env(), log)
+    pool = ServerPool(kit_log_dir, forkserver=forkserver)
     yield pool
     pool.close()
 

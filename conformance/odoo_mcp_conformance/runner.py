@@ -41,13 +41,15 @@ def run_kit(
     quiet: bool = False,
     profile: str | None = None,
     workers: int = 1,
+    preload: bool = True,
 ) -> RunReport:
     """Run every scenario against the target and write the reports into ``report_dir``.
 
     With ``workers`` above one, the scenarios' server configurations are shared out among
     that many pytest processes, each with its own fake Odoo (their data never meet); the
     verdicts are the same as in one process. A given ``fake_url`` is shared state, so it
-    runs in one process.
+    runs in one process. ``preload`` False starts every server as a new interpreter even when
+    the target names modules to preload (forkserver.py).
     """
     target = load_target(target_path)
     profile = profile or target.target.profile
@@ -79,6 +81,8 @@ def run_kit(
         workers = 1
     if select:
         args += ["-k", select]
+    if not preload:
+        args.append("--kit-no-preload")
     features_path = str((features or features_dir()).resolve())
     if workers > 1:
         progress = FeatureProgress(_print, sources=workers, verbose=not quiet, bar=bar)

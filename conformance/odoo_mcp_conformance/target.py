@@ -92,6 +92,10 @@ class TargetInfo(BaseModel):
     #: the profile a run uses unless ``--profile`` says otherwise: ``spec`` judges on the seeds
     #: alone; ``reference`` (our own targets) also holds the reference server to our decisions
     profile: Literal["spec", "reference"] = "spec"
+    #: a Python target's modules, imported once by the kit's fork server so that each launch
+    #: ``{python} -m ...`` or ``{python} script`` skips them (see forkserver.py); only modules
+    #: that neither read the environment nor start a thread when imported
+    preload: tuple[str, ...] = ()
 
 
 class Capabilities(BaseModel):

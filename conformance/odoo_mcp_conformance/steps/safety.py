@@ -18,7 +18,7 @@ from typing import Any
 from pytest_bdd import given, parsers, when
 
 from odoo_mcp_conformance.checks import check
-from odoo_mcp_conformance.driver import inherited_env
+from odoo_mcp_conformance.driver import launch_command
 from odoo_mcp_conformance.jsonpath import matches
 from odoo_mcp_conformance.steps.common import parse_json, setting_value
 from odoo_mcp_conformance.target import NotApplicable, OdooCoordinates
@@ -63,10 +63,10 @@ def _start(world: World, odoo: OdooCoordinates, settings: dict[str, Any]) -> Non
         not_applicable(str(exc))
     if launch.transport != "stdio":
         not_applicable("start-up failures are observed on stdio targets only")
-    env = {**inherited_env(), **dict(launch.env)}
+    command, env = launch_command(launch, world.pool.forkserver)
     try:
         done = subprocess.run(
-            list(launch.command), env=env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
+            command, env=env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
             capture_output=True, text=True, timeout=30, check=False,
         )  # fmt: skip
         world.remembered["startup"] = (done.returncode, done.stderr)
@@ -114,8 +114,9 @@ def _signal_in_flight(world: World, signal_name: str, seconds: float) -> None:
         not_applicable(str(exc))
     if launch.transport != "stdio":
         not_applicable("the shutdown is observed on stdio targets only")
+    command, env = launch_command(launch, world.pool.forkserver)
     process = subprocess.Popen(
-        list(launch.command), env={**inherited_env(), **dict(launch.env)}, cwd=launch.cwd,
+        command, env=env, cwd=launch.cwd,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     stdin, stdout = process.stdin, process.stdout
