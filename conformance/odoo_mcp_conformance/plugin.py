@@ -22,6 +22,7 @@ from pytest_bdd.scenario import scenario_wrapper_template_registry
 from odoo_mcp_conformance.capabilities import CAPABILITIES, NOT_IMPLEMENTED
 from odoo_mcp_conformance.catalogue import REQ_ID, load_catalogue
 from odoo_mcp_conformance.checks import CheckRecorder, in_words
+from odoo_mcp_conformance.claims import Claims, run_claimed
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import ServerPool, inherited_env
 from odoo_mcp_conformance.forkserver import Forkserver, forkserver_supported
@@ -69,6 +70,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kit-log-dir", default="", help="server stderr logs go here")
     group.addoption(
         "--kit-shard", default="", help="I/N: run only the I-th of N shares of the scenarios"
+    )
+    group.addoption(
+        "--kit-claims",
+        default="",
+        help="with --kit-shard: a directory the shards share; each runs the configurations it "
+        "claims there, costliest first, instead of a fixed share",
     )
     group.addoption(
         "--kit-progress",
@@ -153,6 +160,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     sink = session.config.stash.get(_PROGRESS, None)
     if sink is not None:
         counts = Counter(_feature_name(item) for item in session.items)
+        shard = session.config.getoption("--kit-shard")
+        if shard and session.config.getoption("--kit-claims") and not shard.startswith("0/"):
+            counts.clear()  # claiming shards collect every scenario: the first one counts them
         sink.collected(dict(sorted(counts.items())))
 
 
@@ -197,38 +207,58 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Run scenarios grouped by server configuration: each configuration starts one server
     process (about a second of start-up), so grouping cuts a run's wall time by a third.
     The order inside a group stays the feature files' order; verdicts do not depend on it
-    (every scenario starts from freshly reset demo data). A shard keeps whole groups."""
+    (every scenario starts from freshly reset demo data). A shard keeps whole groups: a
+    fixed share, or with ``--kit-claims`` the groups it claims as it goes (claims.py)."""
     items.sort(key=_configuration_key)
     shard = config.getoption("--kit-shard")
-    if shard:
+    if shard and not config.getoption("--kit-claims"):
         index, count = (int(part) for part in shard.split("/"))
         kept = _shares(items, count)[index]
         config.hook.pytest_deselected(items=[item for item in items if item not in kept])
         items[:] = [item for item in items if item in kept]
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    """With ``--kit-claims``: run the groups this shard claims, costliest first."""
+    directory = session.config.getoption("--kit-claims")
+    if not directory or session.config.option.collectonly or session.testsfailed:
+        return None  # pytest's own loop (which also handles collection errors)
+    groups = _groups(session.items)
+    ordered = sorted(groups.items(), key=lambda kv: (-_cost(kv[1]), kv[0]))
+    run_claimed(session, ordered, Claims(Path(directory)))
+    return True
+
+
 #: what a scenario costs, in rough seconds: a server start, a scenario, and the waits of
-#: scenarios that need their own server (subscriptions poll, limits count a window)
-_START_COST, _SCENARIO_COST, _FRESH_COST = 1.5, 0.3, 4.0
+#: scenarios that need their own server (subscriptions poll, limits count a window); fitted
+#: on a run's durations with the reference's fork server (forkserver.py)
+_START_COST, _SCENARIO_COST, _FRESH_COST = 0.3, 0.05, 2.0
+
+
+def _groups(items: list[pytest.Item]) -> dict[tuple[str, ...], list[pytest.Item]]:
+    """Items by server configuration, each group in collection order."""
+    groups: dict[tuple[str, ...], list[pytest.Item]] = {}
+    for item in items:
+        groups.setdefault(_configuration_key(item), []).append(item)
+    return groups
+
+
+def _cost(group: list[pytest.Item]) -> float:
+    fresh = sum(1 for item in group if item.get_closest_marker("fresh_server"))
+    return _START_COST + _SCENARIO_COST * len(group) + _FRESH_COST * fresh
 
 
 def _shares(items: list[pytest.Item], count: int) -> list[set[pytest.Item]]:
     """Groups of one server configuration dealt to ``count`` shares, the costliest group
     first to the least loaded share: a deterministic split of about equal wall time."""
-    groups: dict[tuple[str, ...], list[pytest.Item]] = {}
-    for item in items:
-        groups.setdefault(_configuration_key(item), []).append(item)
-
-    def cost(group: list[pytest.Item]) -> float:
-        fresh = sum(1 for item in group if item.get_closest_marker("fresh_server"))
-        return _START_COST + _SCENARIO_COST * len(group) + _FRESH_COST * fresh
-
+    groups = _groups(items)
     shares: list[set[pytest.Item]] = [set() for _ in range(count)]
     loads = [0.0] * count
-    for key in sorted(groups, key=lambda k: (-cost(groups[k]), k)):
+    for key in sorted(groups, key=lambda k: (-_cost(groups[k]), k)):
         lightest = loads.index(min(loads))
         shares[lightest].update(groups[key])
-        loads[lightest] += cost(groups[key])
+        loads[lightest] += _cost(groups[key])
     return shares
 
 

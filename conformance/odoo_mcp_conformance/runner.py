@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -149,6 +150,8 @@ def _run_shards(
     (whole server configurations, so no server is started twice); their results merged.
     Their progress events are read as they come, so each feature gets one line."""
     env = {**os.environ, "ODOO_MCP_KIT_FEATURES": features}
+    claims = raw.with_name("claims")  # claims.py: the configurations each shard took
+    shutil.rmtree(claims, ignore_errors=True)
     shards = []
     readers = []
     for index in range(workers):
@@ -158,7 +161,8 @@ def _run_shards(
         events.unlink(missing_ok=True)
         readers.append(EventReader(events))
         command = [sys.executable, "-m", "pytest", *args, "--kit-results", str(shard_raw),
-                   "--kit-shard", f"{index}/{workers}", "--kit-progress", str(events)]  # fmt: skip
+                   "--kit-shard", f"{index}/{workers}", "--kit-progress", str(events),
+                   "--kit-claims", str(claims)]  # fmt: skip
         shards.append((subprocess.Popen(command, env=env), shard_raw, events))
     while any(process.poll() is None for process, _, _ in shards):
         for reader in readers:
@@ -168,6 +172,7 @@ def _run_shards(
         reader.feed(progress)
     progress.close()
     results: list[ScenarioResult] = []
+    shutil.rmtree(claims, ignore_errors=True)
     for process, shard_raw, events in shards:
         code = process.wait()
         events.unlink(missing_ok=True)
