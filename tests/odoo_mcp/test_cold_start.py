@@ -22,7 +22,7 @@ from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
 
 #: what the first tools/list must not have imported: the error pattern database (the first
-#: Odoo error classified loads it), the resource reader and the prompts
+#: Odoo error classified loads it), the resource reader, the prompts and the workflow table
 DEFERRED = (
     "odoo_mcp.errors.extract",
     "odoo_mcp.errors.patterns",
@@ -32,6 +32,7 @@ DEFERRED = (
     "odoo_mcp.prompts.common",
     "odoo_mcp.prompts.guides",
     "odoo_mcp.prompts.model_guides",
+    "odoo_mcp.registry.workflows",
     "odoo_mcp.resources.reader",
 )
 #: what it needs (the check reads the imports it thinks it reads)
@@ -90,8 +91,8 @@ def imports_before_tools_list(fake: FakeOdoo) -> set[str]:
 
 
 def test_the_first_tools_list_imports_only_what_it_needs(fake_odoo_server: FakeOdoo) -> None:
-    """Issue 17: error classification's pattern database, the resource reader and the
-    prompts are not imported before the first tools/list is answered."""
+    """Issue 17: error classification's pattern database, the resource reader, the workflow
+    table and the prompts are not imported before the first tools/list is answered."""
     imported = imports_before_tools_list(fake_odoo_server)
     assert set(NEEDED) <= imported, sorted(imported)
     assert sorted(set(DEFERRED) & imported) == []
