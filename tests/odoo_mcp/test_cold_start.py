@@ -22,7 +22,8 @@ from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
 
 #: what the first tools/list must not have imported: the error pattern database (the first
-#: Odoo error classified loads it), the resource reader, the prompts and the workflow table
+#: Odoo error classified loads it), the resource reader, the prompts, the workflow table and
+#: the HTML parser (the first HTML value a tool returns loads it)
 DEFERRED = (
     "odoo_mcp.errors.extract",
     "odoo_mcp.errors.patterns",
@@ -34,6 +35,8 @@ DEFERRED = (
     "odoo_mcp.prompts.model_guides",
     "odoo_mcp.registry.workflows",
     "odoo_mcp.resources.reader",
+    "html.parser",
+    "odoo_mcp.html_text",
 )
 #: what it needs (the check reads the imports it thinks it reads)
 NEEDED = ("odoo_mcp.adapter.tools", "odoo_mcp.tools.core_read", "odoo_mcp.errors.classify")
@@ -92,7 +95,8 @@ def imports_before_tools_list(fake: FakeOdoo) -> set[str]:
 
 def test_the_first_tools_list_imports_only_what_it_needs(fake_odoo_server: FakeOdoo) -> None:
     """Issue 17: error classification's pattern database, the resource reader, the workflow
-    table and the prompts are not imported before the first tools/list is answered."""
+    table, the prompts and the HTML parser are not imported before the first tools/list is
+    answered."""
     imported = imports_before_tools_list(fake_odoo_server)
     assert set(NEEDED) <= imported, sorted(imported)
     assert sorted(set(DEFERRED) & imported) == []
