@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import EntryPoint
-from typing import Final
+from typing import Final, NoReturn
 
 import anyio
 
@@ -46,14 +46,27 @@ _FLAGS: Final = {s.flag: name for name, s in SETTINGS.items() if s.flag is not N
 _OWN_COMMANDS: Final = frozenset({"serve", "check"})
 
 
+class _ParseFailed(Exception):
+    """The arguments did not parse without the plugin commands (see :func:`_parse`)."""
+
+
+class _OwnCommandParser(argparse.ArgumentParser):
+    """A parser that raises instead of printing and exiting, for :func:`_parse`'s first try."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _ParseFailed(message)
+
+
 def _parser(
-    describe: bool = False, plugins: Mapping[str, EntryPoint] | None = None
+    describe: bool = False,
+    plugins: Mapping[str, EntryPoint] | None = None,
+    parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser,
 ) -> argparse.ArgumentParser:
     """REQ-11-27: one flag per flagged setting, a switch for a boolean; ``describe`` adds each
     setting's description (read from the source: only ``--help`` pays for it).  ``plugins``
     are the installed plugin commands (``demo``): they take the same flags."""
     descriptions = setting_descriptions() if describe else {}
-    common = argparse.ArgumentParser(add_help=False)
+    common = parser_class(add_help=False)
     common.add_argument("--config", metavar="PATH", help=f"JSON config file (or {CONFIG_PATH_VAR})")
     for flag, field in _FLAGS.items():
         env = ", ".join(SETTINGS[field].env)
@@ -72,7 +85,7 @@ def _parser(
         metavar="KEY=VALUE",
         help="any configuration key of the reference, e.g. --set rate_limit_enabled=true",
     )
-    parser = argparse.ArgumentParser(
+    parser = parser_class(
         prog="odoo-mcp",
         description="MCP server for Odoo 14-19. Configure with ODOO_URL, ODOO_DB, "
         "ODOO_USERNAME and ODOO_PASSWORD or ODOO_API_KEY (see the README).",
@@ -85,6 +98,26 @@ def _parser(
         sub.add_parser(name, parents=[common], help=load(point).help if describe else None)
     sub.add_parser("check", parents=[common], help="validate the configuration and connect")
     return parser
+
+
+def _parse(
+    given: Sequence[str], argv: Sequence[str] | None
+) -> tuple[argparse.Namespace, dict[str, EntryPoint]]:
+    """REQ-01-07: the parsed arguments and the installed plugin commands.
+
+    issue 17 (cold start): finding the plugins reads every installed package's entry points
+    (~8 ms), which ``serve`` and ``check`` do not need. When the first argument is one of
+    them and no help is asked, the arguments are parsed without the plugins first; anything
+    that does not parse so is parsed again with them, and answered (usage, errors) as always.
+    """
+    describe = bool({"-h", "--help"} & set(given))
+    if given and given[0] in _OWN_COMMANDS and not describe:
+        try:
+            return _parser(parser_class=_OwnCommandParser).parse_args(argv), {}
+        except _ParseFailed:
+            pass
+    plugins = {name: point for name, point in discover().items() if name not in _OWN_COMMANDS}
+    return _parser(describe, plugins).parse_args(argv), plugins
 
 
 def cli_overrides(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
@@ -242,8 +275,7 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
 def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
     """REQ-01-07: the ``odoo-mcp`` console script."""
     given = sys.argv[1:] if argv is None else argv
-    plugins = {name: point for name, point in discover().items() if name not in _OWN_COMMANDS}
-    args = _parser(bool({"-h", "--help"} & set(given)), plugins).parse_args(argv)
+    args, plugins = _parse(given, argv)
     env: Mapping[str, str] = os.environ if environ is None else environ
     try:
         if args.command in plugins:

@@ -27,7 +27,6 @@ import base64
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from typing import Any, Final
 
 from odoo_mcp.registry import FieldInfo
@@ -46,32 +45,6 @@ __all__ = [
 
 ODOO_DATETIME: Final = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.\d+)?")
 STRING_TYPES: Final = frozenset({"char", "text", "html"})
-BLOCK_TAGS: Final = frozenset(
-    {
-        "p",
-        "div",
-        "br",
-        "li",
-        "tr",
-        "ul",
-        "ol",
-        "table",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "blockquote",
-        "pre",
-        "hr",
-        "section",
-        "article",
-        "header",
-        "footer",
-    }
-)
-HIDDEN_TAGS: Final = frozenset({"script", "style", "head", "title"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,32 +58,11 @@ class FormatOptions:
 DEFAULT_OPTIONS: Final = FormatOptions()
 
 
-class _TextExtractor(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in HIDDEN_TAGS:
-            self.hidden += 1
-        elif tag in BLOCK_TAGS:
-            self.parts.append("\n- " if tag == "li" else "\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in HIDDEN_TAGS:
-            self.hidden = max(0, self.hidden - 1)
-        elif tag in BLOCK_TAGS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.hidden:
-            self.parts.append(data)
-
-
 def strip_html(html: str) -> str:
     """REQ-04-35: HTML content becomes plain text: tags dropped, entities decoded, tidy lines."""
-    parser = _TextExtractor()
+    from odoo_mcp.html_text import TextExtractor  # deferred: cold start, issue 17
+
+    parser = TextExtractor()
     parser.feed(html)
     parser.close()
     lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())

@@ -101,6 +101,30 @@ def test_check_connection_failure_exits_non_zero(capsys: pytest.CaptureFixture[s
     assert "cannot connect to Odoo at http://127.0.0.1:9" in capsys.readouterr().err
 
 
+def test_check_and_serve_do_not_look_for_plugin_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17 (cold start): finding the plugin commands reads every installed package's
+    entry points; ``check`` and ``serve`` parse their arguments without it."""
+
+    def no_lookup() -> dict[str, EntryPoint]:
+        raise AssertionError("the plugin commands were looked up")
+
+    monkeypatch.setattr("odoo_mcp.cli.discover", no_lookup)
+    environ = {"ODOO_URL": "http://127.0.0.1:9", "ODOO_DB": "d", "ODOO_API_KEY": "k"}
+    assert main(["check"], environ=environ) == EXIT_FAILED
+
+
+def test_a_bad_flag_of_serve_is_refused_with_the_usage_naming_the_plugins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """REQ-01-07: arguments ``serve`` does not take are refused with the whole usage, the
+    plugin commands included, as before issue 17's shortcut."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--no-such-flag"], environ={})
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "{serve,demo,check}" in err and "unrecognized arguments: --no-such-flag" in err
+
+
 def test_client_snippet() -> None:
     """The demo prints how to add it to an MCP client."""
     entry = client_snippet("python")["mcpServers"]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server import ServerRequestContext
 from mcp.types import (
@@ -18,8 +18,9 @@ from mcp.types import (
 )
 
 from odoo_mcp.adapter.errors import as_mcp_error
-from odoo_mcp.context import ServerContext
-from odoo_mcp.prompts import PROMPTS, render_prompt
+
+if TYPE_CHECKING:
+    from odoo_mcp.context import ServerContext
 
 __all__ = ["PromptHandlers"]
 
@@ -34,6 +35,8 @@ class PromptHandlers:
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListPromptsResult:
         """REQ-06-17..21: the five prompts and their arguments."""
+        from odoo_mcp.prompts import PROMPTS  # deferred: cold start, issue 17
+
         return ListPromptsResult(
             prompts=[
                 Prompt(
@@ -52,6 +55,8 @@ class PromptHandlers:
         self, ctx: ServerRequestContext[Any, Any], params: GetPromptRequestParams
     ) -> GetPromptResult:
         """REQ-06-17..21: one prompt rendered from live metadata."""
+        from odoo_mcp.prompts import PROMPTS, render_prompt  # deferred: cold start, issue 17
+
         args = dict(params.arguments or {})
         try:
             text = await render_prompt(self.context, params.name, args)

@@ -10,7 +10,7 @@ anything else (Odoo unreachable...).
 from __future__ import annotations
 
 import json
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from mcp.server import ServerRequestContext
 from mcp.types import (
@@ -25,9 +25,10 @@ from mcp.types import (
 )
 
 from odoo_mcp.adapter.errors import as_mcp_error
-from odoo_mcp.context import ServerContext
-from odoo_mcp.resources.reader import RESOURCES, TEMPLATES, read_resource
 from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
+
+if TYPE_CHECKING:
+    from odoo_mcp.context import ServerContext
 
 __all__ = ["ResourceHandlers", "model_of"]
 
@@ -44,6 +45,8 @@ class ResourceHandlers:
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListResourcesResult:
         """REQ-06-02..05: the static resources."""
+        from odoo_mcp.resources.reader import RESOURCES  # deferred: cold start, issue 17
+
         return ListResourcesResult(
             resources=[
                 Resource(uri=r.uri, name=r.name, description=r.description, mime_type=JSON)
@@ -55,6 +58,8 @@ class ResourceHandlers:
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None
     ) -> ListResourceTemplatesResult:
         """REQ-06-06..11: the templates."""
+        from odoo_mcp.resources.reader import TEMPLATES  # deferred: cold start, issue 17
+
         return ListResourceTemplatesResult(
             resource_templates=[
                 ResourceTemplate(
@@ -68,6 +73,8 @@ class ResourceHandlers:
         self, ctx: ServerRequestContext[Any, Any], params: ReadResourceRequestParams
     ) -> ReadResourceResult:
         """REQ-06-01: one resource as JSON text."""
+        from odoo_mcp.resources.reader import read_resource  # deferred: cold start, issue 17
+
         uri = str(params.uri)
         try:
             data = await read_resource(self.context, uri)

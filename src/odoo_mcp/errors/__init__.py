@@ -40,15 +40,34 @@ parameters (REQ-10-16).
 
 from __future__ import annotations
 
-from odoo_mcp.errors import patterns_odoo19 as _odoo19  # registers its patterns on import
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from odoo_mcp.errors.categories import ErrorCategory, ErrorCode, retry_for
 from odoo_mcp.errors.classify import SpecShapedError, classify, wizard_required
 from odoo_mcp.errors.log import log_error, log_level
 from odoo_mcp.errors.params import invalid_params_response
-from odoo_mcp.errors.patterns import ERROR_PATTERNS, ErrorPattern, register_pattern
 from odoo_mcp.errors.response import ErrorResponse, ToolError, to_json, to_payload
 from odoo_mcp.errors.sanitize import sanitize_args, scrub_text
 from odoo_mcp.errors.suggestions import FieldHint, FieldLookup
+
+if TYPE_CHECKING:
+    from odoo_mcp.errors.patterns import ERROR_PATTERNS, ErrorPattern, register_pattern
+
+#: deferred: cold start, issue 17 — the pattern database is imported on first use (the first
+#: Odoo error classified, or a plugin registering a pattern), not by every module that raises
+#: a ToolError. Whoever asks for it gets the Odoo 19 patterns registered first, as when this
+#: ``__init__`` imported them.
+_DEFERRED = frozenset({"ERROR_PATTERNS", "ErrorPattern", "register_pattern"})
+
+
+def __getattr__(name: str) -> object:
+    """The pattern database's names, imported when first asked for (PEP 562)."""
+    if name not in _DEFERRED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import_module("odoo_mcp.errors.patterns_odoo19")  # registers its patterns on import
+    return getattr(import_module("odoo_mcp.errors.patterns"), name)
+
 
 __all__ = [
     "ERROR_PATTERNS",
@@ -72,5 +91,3 @@ __all__ = [
     "to_payload",
     "wizard_required",
 ]
-
-del _odoo19

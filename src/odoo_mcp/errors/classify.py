@@ -31,7 +31,6 @@ from odoo_mcp.errors.categories import (
     default_retry_after,
     retry_for,
 )
-from odoo_mcp.errors.extract import extract_context, fill, match_pattern, parse_rpc_error
 from odoo_mcp.errors.response import ErrorResponse, ToolError
 from odoo_mcp.errors.suggestions import FieldLookup, code_suggestion, field_type_help
 
@@ -84,6 +83,9 @@ def classify_rpc_error(
     fields: FieldLookup | None = None,
 ) -> ErrorResponse:
     """REQ-10-05: XML-RPC faults, REQ-10-07: JSON errors, REQ-10-11: via the pattern database."""
+    # deferred: cold start, issue 17 (the pattern database loads at the first Odoo error)
+    from odoo_mcp.errors.extract import extract_context, fill, match_pattern, parse_rpc_error
+
     parsed = parse_rpc_error(exc)
     found = extract_context(parsed.message)
     match = match_pattern(parsed.message, parsed.candidates)
@@ -142,6 +144,8 @@ def _status(exc: OdooRpcError) -> fallbacks.Classified | None:
 def _connection(exc: OdooConnectionError) -> ErrorResponse:
     """REQ-10-08: refused, timeout, HTTP status (401/403: access) and dropped/malformed
     answers; REQ-10-15."""
+    from odoo_mcp.errors.extract import fill, match_pattern  # deferred: cold start, issue 17
+
     details: dict[str, JsonValue] = {
         "kind": exc.kind,
         "request_sent": exc.request_sent,

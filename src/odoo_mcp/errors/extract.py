@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from odoo_mcp.connection.errors import OdooRpcError, parse_traceback_tail
+from odoo_mcp.errors import patterns_odoo19 as _odoo19  # registers its patterns on import
 from odoo_mcp.errors.patterns import ERROR_PATTERNS, ErrorPattern
 from odoo_mcp.errors.sanitize import TRACEBACK_HEAD
+
+del _odoo19  # imported for its registrations only
 
 __all__ = [
     "USER_ERROR_FAMILY",

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from odoo_mcp.registry.fields import FieldInfo
 from odoo_mcp.registry.static import StaticMethod
-from odoo_mcp.registry.workflows import MethodDoc
+
+if TYPE_CHECKING:
+    from odoo_mcp.registry.workflows import MethodDoc
 
 __all__ = ["merge_fields", "merge_methods", "merge_states"]
 
@@ -72,6 +74,9 @@ def merge_methods(
     model: str, static: Mapping[str, StaticMethod], table: Sequence[MethodDoc]
 ) -> list[MethodDoc]:
     """REQ-07-14/15: the static file wins for a method's description; the rest adds."""
+    # deferred: cold start, issue 17 (the workflow table is for resources and prompts)
+    from odoo_mcp.registry.workflows import MethodDoc
+
     merged: list[MethodDoc] = []
     for method in table:
         known = static.get(method.name)
