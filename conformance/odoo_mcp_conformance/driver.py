@@ -17,6 +17,7 @@ import subprocess
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, ExitStack, asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -260,9 +261,12 @@ class ServerPool:
         self._suspect: set[Launch] = set()
 
     def close(self) -> None:
-        for _, stack in list(self._live.values()):
-            with contextlib.suppress(Exception):
-                stack.close()
+        """End every live server, side by side: each takes its time to exit once its stdin
+        closes (~0.2 s for the reference), and one after the other that was seconds a run."""
+        stacks = [stack for _, stack in self._live.values()]
+        if stacks:
+            with ThreadPoolExecutor(len(stacks)) as closing:
+                list(closing.map(_close_quietly, stacks))
         self._live.clear()
         self._stack.close()
         if self.forkserver is not None:
@@ -324,11 +328,19 @@ class ServerPool:
         if launch in self._live:
             self._live.move_to_end(launch)
             return self._live[launch][0]
+        evicted = []
         while len(self._live) >= self.keep:
-            _, (_, stack) = self._live.popitem(last=False)
-            with contextlib.suppress(Exception):
-                stack.close()
-        self._live[launch] = self._start(launch, mode=mode)
+            evicted.append(self._live.popitem(last=False)[1][1])
+        # The servers that make room end while the new one starts; both are done before the
+        # caller sees the new one, so whatever Odoo calls the old ones make on their way out
+        # land before the new server settles and the call log is cleared (World.connect).
+        with ThreadPoolExecutor(max(len(evicted), 1)) as closing:
+            closed = list(map(partial(closing.submit, _close_quietly), evicted))
+            try:
+                self._live[launch] = self._start(launch, mode=mode)
+            finally:
+                for future in closed:
+                    future.result()
         return self._live[launch][0]
 
     def release_fresh(self) -> None:
@@ -380,6 +392,11 @@ def inherited_env() -> dict[str, str]:
     """What a child server inherits: enough to find Python and its packages, no secrets."""
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", "PYTHONPATH", "SYSTEMROOT")
     return {key: os.environ[key] for key in keep if key in os.environ}
+
+
+def _close_quietly(stack: ExitStack) -> None:
+    with contextlib.suppress(Exception):
+        stack.close()
 
 
 def launch_command(

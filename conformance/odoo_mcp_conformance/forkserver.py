@@ -346,8 +346,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ImportError as exc:
         os.write(1, f"failed: {exc}\n".encode())
         raise SystemExit(1) from exc
-    if child is not None:
-        child.run()
+    if child is None:
+        # The kit closed the control pipe: nothing to flush (the log is written with
+        # os.write), and tearing down every preloaded module would only keep the kit waiting.
+        os._exit(0)
+    child.run()
 
 
 if __name__ == "__main__":

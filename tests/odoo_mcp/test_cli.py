@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import signal
+import subprocess
 import sys
 import tomllib
 from importlib.metadata import EntryPoint, version
@@ -348,3 +349,30 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"], environ={})
     assert exited.value.code == 0
     assert capsys.readouterr().out == f"odoo-mcp {version('odoo-mcp')}\n"
+
+
+def test_the_process_exit_skips_teardown_but_not_what_an_exit_must_do(tmp_path: Path) -> None:
+    """Issue 17: ``exit_now`` (the end of ``odoo-mcp`` and ``python -m odoo_mcp``) leaves
+    without tearing the interpreter down, yet as Python's exit would: the atexit hooks ran
+    (logging's flushed its handlers), the buffered standard streams were written, the code is
+    the one given."""
+    log = tmp_path / "server.log"
+    script = (
+        "import atexit, logging, sys\n"
+        "from odoo_mcp.cli import exit_now\n"
+        "atexit.register(print, 'atexit ran')\n"
+        f"handler = logging.FileHandler({str(log)!r}, delay=True)\n"
+        "handler.stream = open(handler.baseFilename, 'a', buffering=1 << 20)  # held in memory\n"
+        "logging.getLogger().addHandler(handler)\n"
+        "logging.getLogger().warning('last words')\n"
+        "sys.stdout.write('buffered, no newline')\n"
+        "sys.stderr.write('to stderr')\n"
+        "exit_now(3)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == "buffered, no newlineatexit ran\n"
+    assert done.stderr == "to stderr"
+    assert log.read_text() == "last words\n"
