@@ -335,7 +335,7 @@ class ServerPool:
         # caller sees the new one, so whatever Odoo calls the old ones make on their way out
         # land before the new server settles and the call log is cleared (World.connect).
         with ThreadPoolExecutor(max(len(evicted), 1)) as closing:
-            closed = list(map(partial(closing.submit, _close_quietly), evicted))
+            closed = [closing.submit(_close_quietly, stack) for stack in evicted]
             try:
                 self._live[launch] = self._start(launch, mode=mode)
             finally:
