@@ -116,7 +116,8 @@ def _alone() -> bool:
 
 
 def _read_request(conn: socket.socket) -> Child | None:
-    """One launch request: length, marshalled (args, env, cwd), and the streams' fds."""
+    """One launch request: length, marshalled (args, env, cwd), and the streams' fds; None
+    for anything else (the fds that came with it are closed)."""
     conn.settimeout(10)
     fds: list[int] = []
     data, ancillary, _flags, _addr = conn.recvmsg(65536, socket.CMSG_SPACE(4 * _STREAMS))
@@ -124,26 +125,23 @@ def _read_request(conn: socket.socket) -> Child | None:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
             usable = len(payload) - len(payload) % 4
             fds.extend(struct.unpack(f"{usable // 4}i", payload[:usable]))
-    if len(data) < 4:
-        _close_all(fds)
-        return None
-    (size,) = struct.unpack("!I", data[:4])
-    if size > _MAX_REQUEST:
-        _close_all(fds)
-        return None
-    body = data[4:]
-    while len(body) < size:
-        chunk = conn.recv(size - len(body))
-        if not chunk:
-            _close_all(fds)
-            return None
-        body += chunk
-    conn.settimeout(None)
-    args, env, cwd = marshal.loads(body)
-    if len(fds) != _STREAMS:
-        _close_all(fds)
-        return None
-    return Child(list(args), dict(env), str(cwd), fds)
+    try:
+        (size,) = struct.unpack("!I", data[:4])
+        body = data[4:]
+        while len(body) < min(size, _MAX_REQUEST):
+            chunk = conn.recv(size - len(body))
+            if not chunk:
+                break
+            body += chunk
+        conn.settimeout(None)
+        args, env, cwd = marshal.loads(body)
+        if len(fds) == _STREAMS and len(body) == size and args:
+            return Child([str(a) for a in args], {str(k): str(v) for k, v in env.items()},
+                         str(cwd), fds)  # fmt: skip
+    except (OSError, ValueError, EOFError, TypeError, AttributeError, struct.error):
+        pass
+    _close_all(fds)
+    return None
 
 
 def _close_all(fds: list[int]) -> None:
@@ -188,7 +186,7 @@ def serve(path: str, preload: Sequence[str], control: int = 0) -> Child | None:
                         with contextlib.suppress(ProcessLookupError):
                             os.kill(watched.pop(conn), signal.SIGKILL)
                         continue
-                    child = _launch(conn, here, selector, listener, children, control)
+                    child = _launch(conn, here, selector, children)
                     if child is not None:
                         return child
                     pid = next((p for p, c in children.values() if c is conn), None)
@@ -223,15 +221,13 @@ def _launch(
     conn: socket.socket,
     here: Mapping[str, str],
     selector: selectors.BaseSelector,
-    listener: socket.socket,
     children: dict[int, tuple[int, socket.socket]],
-    control: int,
 ) -> Child | None:
     """Fork a child for the request on ``conn`` (and return its launch, in the child), or
     tell the client to exec the command itself."""
     try:
         child = _read_request(conn)
-    except (OSError, ValueError, EOFError, TypeError):
+    except OSError:  # nothing came (the client went away)
         child = None
     if child is None:
         return None
@@ -245,14 +241,15 @@ def _launch(
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:
-        # The child keeps nothing of the server: no listener, no client connection, no pidfd.
+        # The child keeps nothing of the server: no listener, no client connection (its own
+        # or another's, running or not), no pidfd, no control pipe.
+        for key in list(selector.get_map().values()):
+            if isinstance(key.fileobj, socket.socket):
+                key.fileobj.close()
+            else:
+                os.close(key.fd)
         selector.close()
-        listener.close()
         conn.close()
-        os.close(control)
-        for pidfd, (_pid, other) in children.items():
-            os.close(pidfd)
-            other.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         return child
     _close_all(child.fds)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -172,6 +173,21 @@ def test_a_launch_the_server_refuses_becomes_the_command_itself(
     assert json.loads(got.stdout) == json.loads(expected.stdout)
     assert got.returncode == expected.returncode == 3
     assert "not forked (exec instead): reporter.py" in _log(tmp_path)
+
+
+@pytest.mark.parametrize("request_bytes", [b"\x00\x00\x00\x05junk!", b"\xff\xff\xff\xff", b"\x00"])
+def test_a_malformed_request_is_closed_and_the_server_goes_on(
+    forkserver: Forkserver, env: dict[str, str], tmp_path: Path, request_bytes: bytes
+) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(20)
+        conn.connect(forkserver.socket)
+        conn.sendall(request_bytes)
+        conn.shutdown(socket.SHUT_WR)
+        assert conn.recv(16) == b""  # no pid, no exec order: the connection is closed
+    (tmp_path / "reporter.py").write_text(REPORTER)
+    got = _run(forkserver.command([sys.executable, "reporter.py"], env), env, tmp_path)
+    assert got.returncode == 3 and json.loads(got.stdout)["marker"] == "set by the launch"
 
 
 def test_a_preload_that_starts_a_thread_forks_nothing(env: dict[str, str], tmp_path: Path) -> None:
