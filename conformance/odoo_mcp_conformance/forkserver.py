@@ -47,8 +47,15 @@ _MAX_REQUEST = 1 << 20
 
 
 def forkserver_supported() -> bool:
-    """Fork, pidfds and Unix sockets: Linux (elsewhere every launch is a new interpreter)."""
-    return hasattr(os, "fork") and hasattr(os, "pidfd_open") and hasattr(socket, "AF_UNIX")
+    """Fork, pidfds and Unix sockets: Linux 5.3 or later (elsewhere every launch is a new
+    interpreter). The kernel is asked, not only Python: an older one refuses pidfds."""
+    if not (hasattr(os, "fork") and hasattr(os, "pidfd_open") and hasattr(socket, "AF_UNIX")):
+        return False
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:
+        return False
+    return True
 
 
 def interpreter_env(env: Mapping[str, str]) -> dict[str, str]:
