@@ -247,6 +247,20 @@ class CallerConnections:
             await caller.connection.close()
 
 
+def _session_refusal(owner: int | None, uid: int | None) -> tuple[int, str, str] | None:
+    """REQ-HTTP-14: a session owned by another (verified) user is not this caller's."""
+    if owner is None or owner == uid:
+        return None
+    logger.warning("uid %s refused on a session of uid %s", uid, owner)
+    if uid is None:  # the token could not be checked: it may or may not be the owner's
+        return 503, "temporarily_unavailable", "Odoo cannot be reached to check the token"
+    return (
+        403,
+        "insufficient_scope",
+        ("This MCP session belongs to another Odoo user: start a session of your own"),
+    )
+
+
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
@@ -318,37 +332,30 @@ class BearerAuth:
             # gets SPEC-10 connection errors (retry: true) instead of a transport failure.
             caller, unverified = self.callers.unverified(token), True
         try:
+            session = _header(scope, b"mcp-session-id")
+            owner: int | None = None
             try:
-                refusal = await self._session_refusal(_header(scope, b"mcp-session-id"), caller.uid)
+                # one state read a request: the owner, its expiry renewed (state.owner)
+                owner = await self.state.owner(session) if session is not None else None
+                refusal = _session_refusal(owner, caller.uid)
             except StateUnavailable:
                 refusal = _STATE_DOWN
             if refusal is not None:
                 await _refuse(send, *refusal)
                 return
             with acting_as(caller):  # REQ-HTTP-15: the one place a caller is set
-                await self.app(scope, receive, self._binding(scope, send, caller.uid))
+                binding = self._binding(scope, send, caller.uid, owned=owner is not None)
+                await self.app(scope, receive, binding)
         finally:
             if unverified:
                 await caller.connection.close()
 
-    async def _session_refusal(
-        self, session: str | None, uid: int | None
-    ) -> tuple[int, str, str] | None:
-        """REQ-HTTP-14: a session owned by another (verified) user is not this caller's."""
-        owner = await self.state.owner(session) if session is not None else None
-        if owner is None or owner == uid:
-            return None
-        logger.warning("uid %s refused on a session of uid %s", uid, owner)
-        if uid is None:  # the token could not be checked: it may or may not be the owner's
-            return 503, "temporarily_unavailable", "Odoo cannot be reached to check the token"
-        return (
-            403,
-            "insufficient_scope",
-            ("This MCP session belongs to another Odoo user: start a session of your own"),
-        )
-
-    def _binding(self, scope: Scope, send: Send, uid: int | None) -> Send:
+    def _binding(self, scope: Scope, send: Send, uid: int | None, *, owned: bool) -> Send:
         """REQ-HTTP-14: the session a response creates belongs to the requesting user.
+
+        ``owned``: the requested session already has its verified owner (this caller, or the
+        request was refused): its responses need no binding, so a request on a session costs
+        the state one read, not a read and a write (issue 17).
 
         Decision 37: when the owner cannot be recorded (or forgotten), the response becomes a
         503 and the app's own is dropped: a session whose owner is unknown is never handed out.
@@ -363,7 +370,7 @@ class BearerAuth:
                 return
             if message.get("type") == "http.response.start":
                 try:
-                    await self._record(message, method, requested, uid)
+                    await self._record(message, method, requested, uid, owned=owned)
                 except StateUnavailable:
                     replaced = True
                     await _refuse(send, *_STATE_DOWN)
@@ -373,7 +380,13 @@ class BearerAuth:
         return bind
 
     async def _record(
-        self, start: Message, method: object, requested: str | None, uid: int | None
+        self,
+        start: Message,
+        method: object,
+        requested: str | None,
+        uid: int | None,
+        *,
+        owned: bool,
     ) -> None:
         """REQ-HTTP-14: a DELETE forgets its session's owner, a created session gets one;
         REQ-11-20: a deleted session's rate-limit counters go with it."""
@@ -382,5 +395,8 @@ class BearerAuth:
             await self.state.forget(requested)
         for key, value in start.get("headers", ()):
             if bytes(key).lower() == b"mcp-session-id":
+                answered = bytes(value).decode("latin-1")
+                if owned and answered == requested:
+                    continue  # bound already, and its expiry renewed by the owner read
                 # an unverified owner (None) gives way to the first verified user
-                await self.state.bind_owner(bytes(value).decode("latin-1"), uid)
+                await self.state.bind_owner(answered, uid)
