@@ -162,6 +162,7 @@ def serve(path: str, preload: Sequence[str], control: int = 0) -> Child | None:
     (the kit's pipe) closes. In a child, returns its launch; in this server, None at the end."""
     for name in preload:
         importlib.import_module(name)
+    server_pid = os.getpid()  # the cleanup below is this server's, not a forked child's
     here = interpreter_env(os.environ)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
@@ -215,13 +216,9 @@ def serve(path: str, preload: Sequence[str], control: int = 0) -> Child | None:
                         conn.sendall(struct.pack("!i", status))
                     conn.close()
     finally:
-        if os.getpid() == _SERVER_PID[0]:
+        if os.getpid() == server_pid:
             with contextlib.suppress(OSError):
                 os.unlink(path)
-
-
-#: this server's pid: cleanup that a forked child must not do checks it
-_SERVER_PID = [os.getpid()]
 
 
 def _launch(
@@ -344,7 +341,6 @@ _CLIENT = str(Path(__file__).with_name("forkclient.py"))
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m odoo_mcp_conformance.forkserver SOCKET [MODULE ...]``."""
     args = list(sys.argv[1:] if argv is None else argv)
-    _SERVER_PID[0] = os.getpid()
     try:
         child = serve(args[0], args[1:])
     except ImportError as exc:

@@ -69,13 +69,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kit-results", default="", help="write raw scenario results (JSON) here")
     group.addoption("--kit-log-dir", default="", help="server stderr logs go here")
     group.addoption(
-        "--kit-shard", default="", help="I/N: run only the I-th of N shares of the scenarios"
+        "--kit-shard", default="", help="I/N: this process is the I-th of N sharing a run"
     )
     group.addoption(
         "--kit-claims",
         default="",
         help="with --kit-shard: a directory the shards share; each runs the configurations it "
-        "claims there, costliest first, instead of a fixed share",
+        "claims there, costliest first",
     )
     group.addoption(
         "--kit-progress",
@@ -161,7 +161,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if sink is not None:
         counts = Counter(_feature_name(item) for item in session.items)
         shard = session.config.getoption("--kit-shard")
-        if shard and session.config.getoption("--kit-claims") and not shard.startswith("0/"):
+        if shard and not shard.startswith("0/"):
             counts.clear()  # claiming shards collect every scenario: the first one counts them
         sink.collected(dict(sorted(counts.items())))
 
@@ -207,15 +207,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Run scenarios grouped by server configuration: each configuration starts one server
     process (about a second of start-up), so grouping cuts a run's wall time by a third.
     The order inside a group stays the feature files' order; verdicts do not depend on it
-    (every scenario starts from freshly reset demo data). A shard keeps whole groups: a
-    fixed share, or with ``--kit-claims`` the groups it claims as it goes (claims.py)."""
+    (every scenario starts from freshly reset demo data). A shard runs whole groups, those it
+    claims as it goes (``--kit-claims``, claims.py)."""
+    if config.getoption("--kit-shard") and not config.getoption("--kit-claims"):
+        raise pytest.UsageError("--kit-shard needs --kit-claims (the directory the shards share)")
     items.sort(key=_configuration_key)
-    shard = config.getoption("--kit-shard")
-    if shard and not config.getoption("--kit-claims"):
-        index, count = (int(part) for part in shard.split("/"))
-        kept = _shares(items, count)[index]
-        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
-        items[:] = [item for item in items if item in kept]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -247,19 +243,6 @@ def _groups(items: list[pytest.Item]) -> dict[tuple[str, ...], list[pytest.Item]
 def _cost(group: list[pytest.Item]) -> float:
     fresh = sum(1 for item in group if item.get_closest_marker("fresh_server"))
     return _START_COST + _SCENARIO_COST * len(group) + _FRESH_COST * fresh
-
-
-def _shares(items: list[pytest.Item], count: int) -> list[set[pytest.Item]]:
-    """Groups of one server configuration dealt to ``count`` shares, the costliest group
-    first to the least loaded share: a deterministic split of about equal wall time."""
-    groups = _groups(items)
-    shares: list[set[pytest.Item]] = [set() for _ in range(count)]
-    loads = [0.0] * count
-    for key in sorted(groups, key=lambda k: (-_cost(groups[k]), k)):
-        lightest = loads.index(min(loads))
-        shares[lightest].update(groups[key])
-        loads[lightest] += _cost(groups[key])
-    return shares
 
 
 @pytest.fixture(scope="session")
