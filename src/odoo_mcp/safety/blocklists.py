@@ -11,12 +11,13 @@ stays right if per-model entries are ever added.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 __all__ = [
     "DEFAULT_FIELD_BLOCKLIST",
     "DEFAULT_METHOD_BLOCKLIST",
     "DEFAULT_MODEL_BLOCKLIST",
+    "DERIVED_FIELDS",
     "EXTRA_DEFAULT_MODEL_BLOCKLIST",
     "NAME_SEARCH_FIELDS",
     "WRITE_PROTECTED_MODELS",
@@ -78,6 +79,16 @@ DEFAULT_METHOD_BLOCKLIST: Final = frozenset(
         "module_uninstall",
     }
 )
+
+#: REQ-11-14 (issue 26): fields Odoo computes from another one, blocked with their source when
+#: the registry has not told their ``depends`` yet (Odoo 19's res.partner: ``email_normalized``
+#: and ``email_formatted`` are the address in other forms).
+DERIVED_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
+    "email": ("email_normalized", "email_formatted"),
+}
+#: fields never blocked through ``depends``: the record's name, which Odoo renders from other
+#: fields only under context options (``show_email``: refused by name, field_refs), and its id
+NEVER_DERIVED: Final = frozenset({"id", "display_name"})
 
 #: ``(model, field) -> related model or None``: lets a dotted path follow relations.
 RelationLookup = Callable[[str, str], str | None]
@@ -171,19 +182,78 @@ NAME_SEARCH_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
 
 
 class FieldFilter:
-    """REQ-11-12/13: blocked field names, for reads, writes, domains and order."""
+    """REQ-11-12/13: blocked field names, for reads, writes, domains and order; with the fields
+    derived from them (REQ-11-14, issue 26): a field whose ``depends`` reach a blocked field, or
+    whose comodel is a blocked model, is blocked too."""
 
     def __init__(self, blocklist: Iterable[str] = ()) -> None:
         self.user_blocklist = _names(blocklist)
         self.blocklist = DEFAULT_FIELD_BLOCKLIST | self.user_blocklist
+        self.static_derived = frozenset(
+            name for source in self.blocklist for name in DERIVED_FIELDS.get(source, ())
+        )
+        self.names = self.blocklist | self.static_derived
+        #: model -> (the fields mapping it was computed from, the derived names)
+        self._derived: dict[str, tuple[object, frozenset[str]]] = {}
+        self._metadata: Callable[[str], Mapping[str, Any] | None] | None = None
+        self._model_blocked: Callable[[str], bool] | None = None
+
+    def use_metadata(
+        self,
+        metadata: Callable[[str], Mapping[str, Any] | None],
+        model_blocked: Callable[[str], bool],
+    ) -> None:
+        """REQ-11-14: where cached field metadata (``depends``, ``relation``) comes from."""
+        self._metadata = metadata
+        self._model_blocked = model_blocked
+
+    def derived(self, model: str) -> frozenset[str]:
+        """REQ-11-14: the fields of ``model`` blocked through their ``depends`` or comodel,
+        from the cached metadata (none known yet: the static table only)."""
+        fields = self._metadata(model) if self._metadata is not None and model else None
+        if not fields:
+            return self.static_derived
+        known = self._derived.get(model)
+        if known is not None and known[0] is fields:
+            return known[1]
+        found = set(self.static_derived)
+        changed = True
+        while changed:  # a fixed point: a field derived from a derived field is derived too
+            changed = False
+            for name, info in fields.items():
+                if name in found or name in NEVER_DERIVED or name in self.blocklist:
+                    continue
+                relation = getattr(info, "relation", None)
+                reaches = any(
+                    part in self.blocklist or part in found
+                    for path in getattr(info, "depends", ()) or ()
+                    for part in str(path).split(".")
+                )
+                to_blocked_model = bool(
+                    relation and self._model_blocked is not None and self._model_blocked(relation)
+                )
+                if reaches or to_blocked_model:
+                    found.add(name)
+                    changed = True
+        result = frozenset(found)
+        self._derived[model] = (fields, result)
+        self.names = self.names | result
+        return result
 
     def is_field_blocked(self, model: str, field: str) -> bool:
         """REQ-11-12: a blocked field is neither read nor written; a dotted name is a path."""
-        return any(part in self.blocklist for part in field.split("."))
+        parts = field.split(".")
+        if any(part in self.blocklist for part in parts):
+            return True
+        return parts[0] in self.derived(model) or any(p in self.static_derived for p in parts)
 
     def name_search_blocked(self, model: str) -> list[str]:
         """REQ-11-14: the blocked fields a name search on ``model`` would match on."""
-        return [name for name in NAME_SEARCH_FIELDS.get(model, ()) if name in self.blocklist]
+        return [
+            name
+            for name in NAME_SEARCH_FIELDS.get(model, ())
+            if name in self.blocklist or name in self.derived(model)
+        ]
 
     def is_path_blocked(
         self,

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from odoo_mcp.field_refs import FieldRef
 from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.blocklists import (
     DEFAULT_MODEL_BLOCKLIST,
@@ -30,12 +31,21 @@ from odoo_mcp.safety.modes import (
     operation_of_method,
 )
 
+if TYPE_CHECKING:
+    from odoo_mcp.registry import FieldSource
+
 __all__ = ["SafetyPolicy"]
 
 _READS = (Operation.READ, Operation.SEARCH)
 _ORDER_TERM = re.compile(
     r"^\s*\"?([\w.]+)\"?(?:\s+(?:asc|desc))?(?:\s+nulls\s+(?:first|last))?\s*$", re.I
 )
+
+
+def _name_search_models() -> frozenset[str]:
+    from odoo_mcp.safety.blocklists import NAME_SEARCH_FIELDS
+
+    return frozenset(NAME_SEARCH_FIELDS)
 
 
 class SafetyPolicy:
@@ -122,6 +132,69 @@ class SafetyPolicy:
     ) -> bool:
         """REQ-11-14: a dotted path through a blocked field or model is blocked (decision 11)."""
         return self.fields.is_path_blocked(model, path, relation_of, self.models.is_readable)
+
+    def use_metadata(self, registry: Any) -> None:
+        """REQ-11-14: derived fields are found in the registry's cached metadata (``cached``)."""
+        self.fields.use_metadata(registry.cached, lambda m: not self.models.is_readable(m))
+
+    def blocked_names(self) -> frozenset[str]:
+        """REQ-11-14: every field name the answer scrub drops: the blocklist and every field
+        found derived from it so far."""
+        return self.fields.names
+
+    async def check_references(
+        self, model: str, refs: Iterable[FieldRef], fields: FieldSource, *, verb: str = "use"
+    ) -> None:
+        """REQ-11-14 (issue 26): each reference is walked along its path with the registry:
+        a blocked field (or one derived from it) on any segment, a path through a blocked
+        model, or a condition that makes Odoo run a name search matching a blocked field
+        (``display_name``, or a string value on a relational field) refuses the call."""
+        for ref in refs:
+            current: str | None = model
+            info: Any = None
+            for depth, name in enumerate(ref.path):
+                if self.fields.is_field_blocked(current or "", name) or (
+                    current is None and name in self.fields.names
+                ):
+                    self._refuse_reference(model, ref, name, current, verb)
+                info = None
+                if current is not None:
+                    try:
+                        info = (await fields.get_fields(current)).get(name)
+                    except Exception:  # Odoo answers for the unknown model itself
+                        info = None
+                    # the metadata may have just arrived: derived fields are known now
+                    if self.fields.is_field_blocked(current, name):
+                        self._refuse_reference(model, ref, name, current, verb)
+                relation = getattr(info, "relation", None)
+                if depth < len(ref.path) - 1:
+                    if relation and not self.models.is_readable(relation):
+                        self._refuse_reference(model, ref, name, current, verb)
+                    current = relation if relation else None
+            if not ref.searches_names or not ref.path:
+                continue
+            last = ref.path[-1]
+            if last == "display_name" and current is not None:
+                self.check_name_search(current)
+            elif info is not None and getattr(info, "relation", None):
+                self.check_name_search(str(info.relation))
+            elif info is None and current is None:
+                # unresolved path: any model whose name search would match a blocked field
+                for searched in sorted(_name_search_models()):
+                    self.check_name_search(searched)
+
+    def _refuse_reference(
+        self, model: str, ref: FieldRef, name: str, owner: str | None, verb: str
+    ) -> None:
+        where = f" in {ref.where}" if ref.where else ""
+        on = f" on {owner}" if owner and owner != model else ""
+        raise SafetyError(
+            "FIELD_BLOCKED",
+            f"Field '{ref.dotted}'{where} cannot be used: '{name}'{on} is blocked by the "
+            "server's safety settings",
+            "Leave the blocked field out; odoo_core_fields_get lists the usable fields.",
+            {"model": model, "fields": [ref.dotted]},
+        )
 
     def check_read_fields(self, model: str, fields: Iterable[str]) -> None:
         """REQ-04-02: requested fields are validated against the field blocklist."""

@@ -28,6 +28,7 @@ from pydantic.json_schema import SkipJsonSchema
 from odoo_mcp.connection import OdooRpcError
 from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import parse_domain, validate_domain, validate_order
+from odoo_mcp.field_refs import domain_refs
 from odoo_mcp.registry import FieldInfo
 
 __all__ = [
@@ -167,6 +168,9 @@ async def checked_domain(
     validated = await validate_domain(
         domain, model, fields=ctx.registry, is_field_blocked=ctx.policy.is_filter_blocked
     )
+    # REQ-11-14 (issue 26): derived fields, and string values on relational fields (the
+    # comodel's name search), checked by the one owner of field references
+    await ctx.policy.check_references(model, domain_refs(domain, "domain"), ctx.registry)
     return validated.to_odoo(), validated.warnings
 
 

@@ -25,6 +25,7 @@ from odoo_mcp.domain import OPERATORS
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES
 from odoo_mcp.safety.blocklists import NAME_SEARCH_FIELDS
+from odoo_mcp.safety.execute_args import NAME_SEARCH_METHODS, call_refs
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.core_actions import ActionSummary, is_action, summarize_action
 from odoo_mcp.tools.core_common import (
@@ -123,7 +124,10 @@ class ExecuteResult(ResultModel):
 
 
 def _is_leaf(value: list[Any] | tuple[Any, ...]) -> bool:
-    return len(value) == 3 and isinstance(value[0], str) and value[1] in OPERATORS
+    # an operator may be any JSON value: only a string can be looked up (a list is unhashable)
+    if len(value) != 3 or not isinstance(value[0], str) or not isinstance(value[1], str):
+        return False
+    return value[1] in OPERATORS
 
 
 def _named_fields(value: object) -> Iterator[str]:
@@ -197,6 +201,17 @@ def _check_fields(
         ctx.policy.check_read_fields(model, blocked)
     else:
         ctx.policy.check_values(model, dict.fromkeys(blocked))
+
+
+async def _check_references(ctx: ServerContext, params: ExecuteInput) -> None:
+    """REQ-11-14 (issue 26): every field reference of the call, in every form Odoo reads
+    (``safety.execute_args`` per method; undeclared arguments conservatively), resolved with
+    the registry: blocked and derived fields, paths through blocked models and name searches
+    that would match a blocked field refuse the call before it reaches Odoo."""
+    if params.method in NAME_SEARCH_METHODS:
+        ctx.policy.check_name_search(params.model)
+    refs = call_refs(params.method, params.args, params.kwargs, params.context)
+    await ctx.policy.check_references(params.model, refs, ctx.registry)
 
 
 def _strip_blocked(ctx: ServerContext, model: str, value: Any) -> Any:
@@ -278,6 +293,7 @@ async def execute(ctx: ServerContext, params: ExecuteInput) -> ExecuteResult:
     ctx.policy.check_execute(model, method)
     operation = operation_of_method(method)
     _check_fields(ctx, model, operation, params)
+    await _check_references(ctx, params)
     kwargs, context, warnings = _call_arguments(params)
     translated = await _name_get_without_name_get(ctx, params)
     if translated is not None:
