@@ -66,6 +66,11 @@ class ServerContext:
     #: uid -> the user's display name, read once (system/info is polled by subscriptions)
     user_names: dict[int, str] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # REQ-11-14: the policy finds fields derived from blocked ones in this registry's
+        # cached metadata (their ``depends`` and comodels)
+        self.policy.use_metadata(self.registry)
+
     @property
     def tool_names(self) -> tuple[str, ...]:
         """REQ-03-19: the tools registered on this server."""

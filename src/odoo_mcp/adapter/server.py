@@ -95,12 +95,10 @@ def server_context(
     REQ-07-08: a bad static registry file is a ConfigError here, before anything starts."""
     limits = config.rate_limits()
     registry = ModelRegistry(odoo, static=load_static_registry(config.static_registry_path))
-    policy = config.safety_policy()
-    policy.use_metadata(registry)  # REQ-11-14: fields derived from blocked ones are blocked
     return ServerContext(
         odoo=odoo,
         registry=registry,
-        policy=policy,
+        policy=config.safety_policy(),
         formatting=FormatOptions(
             strip_html=config.strip_html, normalize_many2one=config.normalize_many2one
         ),
