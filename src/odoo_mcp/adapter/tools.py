@@ -9,6 +9,7 @@ result with ``isError: true`` and no traceback (REQ-10-14/17).
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import weakref
@@ -44,6 +45,7 @@ from odoo_mcp.errors import ErrorCategory, invalid_params_response, log_error, l
 from odoo_mcp.errors.suggestions import FieldHint
 from odoo_mcp.safety import AuditLogger
 from odoo_mcp.safety.annotations import ToolHints
+from odoo_mcp.safety.scrub import scrub
 from odoo_mcp.state import RateLimiter
 from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets.registration import ToolsetCheckFailed, ToolsetRegistry
@@ -267,9 +269,19 @@ class ToolDispatcher:
         # the text block carries the same JSON for clients that read text only; pydantic's
         # own encoder writes it (6.6 ms where json.dumps took 10.7 on a 500-row answer)
         text = result.model_dump_json(by_alias=True)
+        structured = result.model_dump(mode="json", by_alias=True)
+        # REQ-11-14 (issue 26): the second line: nothing naming a blocked field leaves
+        scrubbed = scrub(
+            structured,
+            self.context.policy.blocked_names(),
+            f"tool {spec.name}",
+            keys=spec.answer_keys_are_fields,
+        )
+        if scrubbed is not structured:
+            text = json.dumps(scrubbed, ensure_ascii=False)
         return CallToolResult(
             content=[TextContent(type="text", text=text)],
-            structured_content=result.model_dump(mode="json", by_alias=True),
+            structured_content=scrubbed,
         )
 
     def _field_hint(self, model: str, name: str) -> FieldHint | None:

@@ -306,6 +306,7 @@ def _contract(
         handler=handler,
         hints=READS,  # REQ-LUJ-16: the storefront operations only read
         schema_errors_as_results=True,
+        answer_keys_are_fields=False,
         meta={"contractVersion": version},
     )
 

@@ -51,6 +51,10 @@ class ToolSpec(Generic[InputT, ResultT]):
     schema_errors_as_results: bool = False
     #: the tool's ``_meta`` in tools/list (REQ-LUJ-14: a contract's version, decision 31)
     meta: dict[str, Any] | None = None
+    #: REQ-11-14: the answer's keys are Odoo field names, so the answer scrub drops those of
+    #: blocked fields; a contract's answer has keys of its own schema (its ``email`` is not
+    #: res.partner's: the contract maps and checks fields itself), only domains are scrubbed
+    answer_keys_are_fields: bool = True
 
     @property
     def kind(self) -> Literal["read", "write"]:

@@ -1,0 +1,93 @@
+"""SPEC-11 §3 (REQ-11-14, issue 26): the answer scrub, the second line of defence.
+
+The first line (``SafetyPolicy.check_references`` and the tools' own field checks) refuses a
+call that names a blocked field. Whatever still comes back passes this one filter before it
+leaves the server, tool results and resource contents alike: a key naming a blocked field (or
+one derived from it) is dropped, and so is a domain holding a condition on one (read_group's
+``__domain``, ``__extra_domain``). A scrub that fires means the first line missed a channel:
+it is logged as a warning with the path the value came through, so that the channel is found
+and closed, while the client gets nothing blocked in the meantime.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["scrub"]
+
+logger = logging.getLogger("odoo_mcp.safety.scrub")
+
+
+def _is_leaf(item: object) -> bool:
+    return isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)
+
+
+def _names_blocked(path: str, blocked: frozenset[str]) -> bool:
+    return any(part in blocked for part in path.replace("/", ".").split("."))
+
+
+def _blocked_domain(value: list[Any], blocked: frozenset[str]) -> bool:
+    """A domain (a list of leaves and operators) with a condition on a blocked field."""
+    return any(_is_leaf(item) and _names_blocked(item[0], blocked) for item in value)
+
+
+def scrub(
+    value: Any,
+    blocked: frozenset[str],
+    channel: str,
+    *,
+    keys: bool = True,
+    warn: Callable[..., None] | None = None,
+) -> Any:
+    """REQ-11-14: ``value`` without keys naming a blocked field (``keys``: the answer's keys
+    are Odoo field names) nor domains over one; the same object when nothing was dropped
+    (no copy on the common path)."""
+    dropped: list[str] = []
+    cleaned = _walk(value, blocked, "$", dropped, keys)
+    if dropped:
+        (warn or logger.warning)(
+            "answer scrub dropped blocked data from %s at %s: a safety check missed this channel",
+            channel,
+            ", ".join(dropped[:10]) + (" ..." if len(dropped) > 10 else ""),
+        )
+    return cleaned
+
+
+def _walk(value: Any, blocked: frozenset[str], path: str, dropped: list[str], keys: bool) -> Any:
+    # iterative over the breadth of each container, recursive over depth: answers are JSON
+    # the server built or parsed, whose depth the parser already bounded
+    if isinstance(value, dict):
+        out: dict[Any, Any] | None = None
+        for key, item in value.items():
+            here = f"{path}.{key}"
+            drop = keys and isinstance(key, str) and key in blocked
+            if not drop and isinstance(item, list) and _blocked_domain(item, blocked):
+                drop = True
+            if drop:
+                dropped.append(here)
+                if out is None:
+                    out = {k: v for k, v in value.items() if k != key}
+                else:
+                    out.pop(key, None)
+                continue
+            cleaned = _walk(item, blocked, here, dropped, keys)
+            if cleaned is not item:
+                if out is None:
+                    out = dict(value)
+                out[key] = cleaned
+        return value if out is None else out
+    if isinstance(value, list):
+        changed = False
+        items: list[Any] = []
+        for index, item in enumerate(value):
+            if _is_leaf(item) and _names_blocked(item[0], blocked):
+                dropped.append(f"{path}[{index}]")
+                changed = True
+                continue
+            cleaned = _walk(item, blocked, f"{path}[{index}]", dropped, keys)
+            changed = changed or cleaned is not item
+            items.append(cleaned)
+        return items if changed else value
+    return value
