@@ -298,3 +298,73 @@ def test_the_sse_transport_is_one_problem() -> None:
     """REQ-11-29: one message per problem (decision 34's refusal was reported twice)."""
     [problem] = problems_of({"transport": "sse"}, environ=BASE)
     assert problem.startswith("transport sse (ODOO_MCP_TRANSPORT) is not offered")
+
+
+@pytest.mark.parametrize(("variable", "value", "expected"), [
+    ("ODOO_MCP_MODEL_BLOCKLIST", "RES.PARTNER",
+     "'RES.PARTNER' is not a model name: Odoo model names are lowercase "
+     "(did you mean 'res.partner'?)"),
+    ("ODOO_MCP_MODEL_BLOCKLIST", '["res.partner"]',
+     "a list is comma-separated names, not JSON (REQ-11-30): did you mean 'res.partner'?"),
+    ("ODOO_MCP_MODEL_ALLOWLIST", '["res.partner", "sale.order"]',
+     "not JSON (REQ-11-30): did you mean 'res.partner,sale.order'?"),
+    ("ODOO_MCP_MODEL_BLOCKLIST", "res.partner;sale.order",
+     "'res.partner;sale.order' is not a model name: list entries are separated by commas "
+     "(did you mean 'res.partner,sale.order'?)"),
+    ("ODOO_MCP_WRITE_ALLOWLIST", "sale.order crm.lead",
+     "list entries are separated by commas (did you mean 'sale.order,crm.lead'?)"),
+    ("ODOO_MCP_FIELD_BLOCKLIST", "Email",
+     "'Email' is not a field name: Odoo field names are lowercase (did you mean 'email'?)"),
+    ("ODOO_MCP_FIELD_BLOCKLIST", "'email'",
+     "quotes and brackets are not part of a name (did you mean 'email'?)"),
+    ("ODOO_MCP_METHOD_BLOCKLIST", "unlink-all",
+     "'unlink-all' is not a method name: a method name has letters, digits and '_'"),
+    ("ODOO_MCP_INTROSPECT_MODELS", "Sale.Order",
+     "Odoo model names are lowercase (did you mean 'sale.order'?)"),
+    ("ODOO_MCP_ENABLED_TOOLSETS", "Core",
+     "'Core' is not a toolset name: toolset names are lowercase (did you mean 'core'?)"),
+])  # fmt: skip
+def test_a_list_entry_that_cannot_be_a_name_is_a_problem(
+    variable: str, value: str, expected: str
+) -> None:
+    """REQ-11-30: a list that would block (or allow) nothing is refused, with its likely fix."""
+    [problem] = problems_of(environ={**BASE, variable: value})
+    assert expected in problem, problem
+    assert problem.endswith(f"(from environment variable {variable})")
+
+
+def test_each_bad_entry_of_a_list_is_its_own_problem() -> None:
+    """REQ-11-29: one line per problem, the good entries left alone."""
+    env = {**BASE, "ODOO_MCP_MODEL_BLOCKLIST": "RES.PARTNER, sale.order, Crm.Lead"}
+    problems = problems_of(environ=env)
+    assert [p.split(":")[1].split(" is not")[0].strip() for p in problems] == [
+        "'RES.PARTNER'", "'Crm.Lead'"
+    ]  # fmt: skip
+
+
+def test_names_in_a_json_file_list_are_checked_too(tmp_path: Path) -> None:
+    """REQ-11-26/30: a real JSON list in the file is a list; its entries must still be names."""
+    path = write(tmp_path, {"model_blocklist": ["crm.lead", "Sale.Order"]})
+    [problem] = problems_of(environ=BASE, config_path=path)
+    assert "did you mean 'sale.order'?" in problem
+    assert problem.endswith("(from config file key 'model_blocklist')")
+    good = write(tmp_path, {"model_blocklist": ["crm.lead", "x_custom.model_2"]})
+    assert load_config(environ=BASE, config_path=good).model_blocklist == (
+        "crm.lead", "x_custom.model_2"
+    )  # fmt: skip
+
+
+def test_the_settings_class_refuses_bad_names_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """REQ-11-30: ``OdooMcpConfig()`` from the environment applies the same rule."""
+    for key, value in BASE.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("ODOO_MCP_FIELD_BLOCKLIST", "Email")
+    with pytest.raises(ValueError, match="did you mean 'email'"):
+        OdooMcpConfig()  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("text", ["yes-please", "enabled", "true!"])
+def test_a_boolean_that_is_not_one_of_the_spec_words_is_a_problem(text: str) -> None:
+    """REQ-11-31: only true/1/yes and false/0/no, whatever the case."""
+    [problem] = problems_of(environ={**BASE, "ODOO_MCP_RATE_LIMIT": text})
+    assert problem.startswith("rate_limit_enabled (ODOO_MCP_RATE_LIMIT): expected one of")
