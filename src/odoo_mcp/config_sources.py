@@ -46,6 +46,18 @@ _CONNECTION_KEYS: Final[Mapping[str, str]] = {
     "odoo_protocol": "protocol",
 }
 SECRET_FIELDS: Final = frozenset({"odoo_password", "odoo_api_key"})
+#: REQ-11-25: the prefix of the server's own variables; any other name under it is a mistake
+PREFIX: Final = "ODOO_MCP_"
+#: ``ODOO_MCP_`` variables that are not settings and are no mistake: REQ-11-25's row of a
+#: feature not built (deep_search is SPEC-08), and those of the conformance kit and the docs
+#: build (conformance/, docs/_hooks/), which share a shell with the server.
+OTHER_VARIABLES: Final = frozenset({
+    "ODOO_MCP_DEEP_SEARCH_DEPTH",
+    "ODOO_MCP_KIT_FEATURES",
+    "ODOO_MCP_KIT_REPORT",
+    "ODOO_MCP_KIT_HTTP_REPORT",
+    "ODOO_MCP_UNIT_RESULTS",
+})  # fmt: skip
 
 
 class ConfigError(Exception):
@@ -82,12 +94,48 @@ def gather(
             if found is not None and found[1].strip():
                 raw[name], origins[name] = found[1], f"environment variable {found[0]}"
                 break
+    problems += _unknown_variables(index, upper)
     for name, value in (cli or {}).items():
         if name not in index.settings:
-            problems.append(f"unknown command-line setting '{name}'")
+            hint = did_you_mean(name, index.settings)
+            problems.append(f"unknown command-line setting '{name}'{hint}")
         elif value is not None:
             raw[name], origins[name] = value, "the command line"
     return raw, origins, problems
+
+
+def _unknown_variables(
+    index: SettingsIndex, upper: Mapping[str, tuple[str, str]]
+) -> list[str]:
+    """REQ-11-29: an ``ODOO_MCP_`` variable the server does not read is a mistake (a typo
+    would otherwise leave its setting at the default without a word): one problem each, with
+    the variable it probably meant."""
+    known = {variable: name for name, s in index.settings.items() for variable in s.env}
+    problems: list[str] = []
+    for variable, (given, value) in sorted(upper.items()):
+        if not variable.startswith(PREFIX) or not value.strip():
+            continue
+        if variable in known or variable == CONFIG_PATH_VAR or variable in OTHER_VARIABLES:
+            continue
+        problems.append(f"unknown environment variable {given}{_meant(index, variable, known)}")
+    return problems
+
+
+def _meant(index: SettingsIndex, variable: str, known: Mapping[str, str]) -> str:
+    """The variable an unknown ``ODOO_MCP_`` one probably meant: the one of the setting it
+    names (``ODOO_MCP_RATE_LIMIT_ENABLED`` is ``rate_limit_enabled``: ``ODOO_MCP_RATE_LIMIT``),
+    else the closest name."""
+    field = variable.removeprefix(PREFIX).lower()
+    for candidate in (field, field.removeprefix("odoo_mcp_")):
+        if candidate in index.settings:
+            names = index.env(candidate)
+            if not names:
+                return f" ({candidate} has no variable: set it in the config file)"
+            return f" (did you mean {names[0]}?)"
+    # compared without the prefix they share, or every name would look close
+    names = {name.removeprefix(PREFIX): name for name in [*known, CONFIG_PATH_VAR]}
+    close = difflib.get_close_matches(variable.removeprefix(PREFIX), list(names), n=1)
+    return f" (did you mean {names[close[0]]}?)" if close else ""
 
 
 def _read_file(

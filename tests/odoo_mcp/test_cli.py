@@ -376,3 +376,25 @@ def test_the_process_exit_skips_teardown_but_not_what_an_exit_must_do(tmp_path: 
     assert done.stdout == "buffered, no newlineatexit ran\n"
     assert done.stderr == "to stderr"
     assert log.read_text() == "last words\n"
+
+
+@pytest.mark.parametrize(("argv", "extra", "fragment"), [
+    (["serve"], {"ODOO_MCP_MODEL_BLOCKLIST": "RES.PARTNER"}, "did you mean 'res.partner'?"),
+    (["serve"], {"ODOO_MCP_MODEL_BLOCKLIST": '["res.partner"]'}, "comma-separated"),
+    (["serve"], {"ODOO_MCP_MODEL_BLOCKLIST": "res.partner;sale.order"},
+     "did you mean 'res.partner,sale.order'?"),
+    (["serve"], {"ODOO_MCP_FIELD_BLOCKLIST": "Email"}, "did you mean 'email'?"),
+    (["serve"], {"ODOO_MCP_FIELD_BLOKLIST": "email"}, "did you mean ODOO_MCP_FIELD_BLOCKLIST?"),
+    (["serve"], {"ODOO_MCP_RATE_LIMIT_ENABLED": "yes-please"},
+     "did you mean ODOO_MCP_RATE_LIMIT?"),
+    (["serve"], {"ODOO_MCP_RATE_LIMIT": "yes-please"}, "expected one of true/1/yes"),
+    (["check", "--set", "rate_limit_enabeld=true"], {}, "did you mean 'rate_limit_enabled'?"),
+])  # fmt: skip
+def test_a_setting_that_would_silently_do_nothing_stops_the_start(
+    argv: list[str], extra: dict[str, str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """REQ-11-29/30/31: a list, variable or key the server cannot use is exit 2, one line."""
+    environ = {"ODOO_URL": "http://odoo", "ODOO_DB": "d", "ODOO_API_KEY": "k", **extra}
+    assert main(argv, environ=environ) == EXIT_CONFIG
+    [problem] = _stderr_problems(capsys.readouterr().err)
+    assert fragment in problem

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -195,8 +196,12 @@ def test_a_missing_config_file_is_a_problem(tmp_path: Path) -> None:
     assert "cannot be read" in problem
 
 
-def test_an_unknown_flag_is_a_problem() -> None:
-    assert problems_of({"prot": 1}, environ=BASE) == ("unknown command-line setting 'prot'",)
+def test_an_unknown_flag_is_a_problem_naming_the_closest_setting() -> None:
+    """REQ-11-29: a --set typo gets the same "did you mean" as a config file key."""
+    assert problems_of({"prot": 1}, environ=BASE) == (
+        "unknown command-line setting 'prot' (did you mean 'port'?)",
+    )
+    assert problems_of({"zzz": 1}, environ=BASE) == ("unknown command-line setting 'zzz'",)
 
 
 def test_the_default_limit_cannot_exceed_the_maximum() -> None:
@@ -368,3 +373,47 @@ def test_a_boolean_that_is_not_one_of_the_spec_words_is_a_problem(text: str) -> 
     """REQ-11-31: only true/1/yes and false/0/no, whatever the case."""
     [problem] = problems_of(environ={**BASE, "ODOO_MCP_RATE_LIMIT": text})
     assert problem.startswith("rate_limit_enabled (ODOO_MCP_RATE_LIMIT): expected one of")
+
+
+@pytest.mark.parametrize(("variable", "expected"), [
+    ("ODOO_MCP_FIELD_BLOKLIST", "(did you mean ODOO_MCP_FIELD_BLOCKLIST?)"),
+    ("ODOO_MCP_RATE_LIMIT_ENABLED", "(did you mean ODOO_MCP_RATE_LIMIT?)"),
+    ("odoo_mcp_audit_log_file", "(did you mean ODOO_MCP_AUDIT_FILE?)"),
+    ("ODOO_MCP_ODOO_URL", "(did you mean ODOO_URL?)"),
+    ("ODOO_MCP_CONFIGG", "(did you mean ODOO_MCP_CONFIG?)"),
+    ("ODOO_MCP_RATE_LIMIT_READ_RPM",
+     "(rate_limit_read_rpm has no variable: set it in the config file)"),
+    ("ODOO_MCP_WHATEVER", ""),
+])  # fmt: skip
+def test_an_unknown_odoo_mcp_variable_is_a_problem_naming_the_likely_one(
+    variable: str, expected: str
+) -> None:
+    """REQ-11-29: a misspelt variable would leave its setting at the default without a word."""
+    [problem] = problems_of(environ={**BASE, variable: "email"})
+    assert problem == f"unknown environment variable {variable} {expected}".rstrip()
+
+
+def test_variables_outside_the_prefix_or_empty_are_not_judged() -> None:
+    """REQ-11-25: only the server's own prefix is claimed; an empty variable is unset."""
+    env = {**BASE, "ODOO_MCP_TYPO": " ", "ODOO_OTHER": "x", "MCP_MODE": "x"}
+    assert load_config(environ=env).mode is Mode.READONLY
+
+
+def test_every_odoo_mcp_variable_the_project_names_is_known() -> None:
+    """REQ-11-25/29: a variable the docs, the image or the kit use never stops a start."""
+    from odoo_mcp.config_sources import OTHER_VARIABLES
+
+    root = Path(__file__).resolve().parents[2]
+    places = [root / name for name in ("README.md", "Dockerfile", "compose.yaml")]
+    for folder in ("src", "conformance", "docs", "features", "bench"):
+        places += [p for p in (root / folder).rglob("*") if p.suffix in {".py", ".md", ".toml",
+                   ".feature", ".yaml", ".yml", ".json"}]  # fmt: skip
+    named = {
+        match
+        for place in places
+        if place.is_file() and place.name != "config_sources.py"  # its examples of typos
+        for match in re.findall(r"ODOO_MCP_[A-Z0-9_]*[A-Z0-9]", place.read_text("utf-8"))
+    }
+    assert "ODOO_MCP_STATE_URL" in named and "ODOO_MCP_KIT_FEATURES" in named
+    problems = problems_of(environ={**BASE, **dict.fromkeys(named, "x")})
+    assert not any("unknown environment variable" in p for p in problems), problems
