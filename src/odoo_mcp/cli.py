@@ -27,6 +27,7 @@ from odoo_mcp.adapter.server import build_server, server_version, toolset_regist
 from odoo_mcp.adapter.stdio import run_stdio
 from odoo_mcp.config import (
     CONFIG_PATH_VAR,
+    INDEX,
     SETTINGS,
     ConfigError,
     OdooMcpConfig,
@@ -143,12 +144,18 @@ def config_from_args(
     *,
     fixed: Mapping[str, object] | None = None,
 ) -> OdooMcpConfig:
-    """REQ-11-27/28: load and validate; ``fixed`` overrides everything (the demo's Odoo)."""
+    """REQ-11-27/28: load and validate; ``fixed`` overrides everything (the demo's Odoo).
+
+    REQ-11-22/29: the audit log file is opened once here, so that ``serve``, ``check`` and
+    ``demo`` refuse to start rather than lose every record."""
     values, problems = cli_overrides(args)
     try:
         config = load_config({**values, **(fixed or {})}, environ=environ, config_path=args.config)
     except ConfigError as exc:
         raise ConfigError([*problems, *exc.problems]) from None
+    audit_problem = config.audit_settings().file_problem()
+    if audit_problem is not None:
+        problems.append(f"{INDEX.label('audit_log_file')}: {audit_problem}")
     if problems:
         raise ConfigError(problems)
     return config

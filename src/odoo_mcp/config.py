@@ -45,6 +45,7 @@ LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 __all__ = [
     "CONFIG_PATH_VAR",
     "ENV_VARS",
+    "INDEX",
     "SETTINGS",
     "ConfigError",
     "OdooMcpConfig",

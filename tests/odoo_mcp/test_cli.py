@@ -398,3 +398,20 @@ def test_a_setting_that_would_silently_do_nothing_stops_the_start(
     assert main(argv, environ=environ) == EXIT_CONFIG
     [problem] = _stderr_problems(capsys.readouterr().err)
     assert fragment in problem
+
+
+def test_an_audit_file_that_cannot_be_opened_stops_the_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """REQ-11-22/29: exit 2 with one line naming the file and the reason, before Odoo is
+    reached (an unreachable Odoo would be exit 1); nothing is lost later, record by record."""
+    path = tmp_path / "missing-dir" / "audit.jsonl"
+    environ = {"ODOO_URL": "http://127.0.0.1:9", "ODOO_DB": "d", "ODOO_API_KEY": "k",
+               "ODOO_MCP_AUDIT": "true", "ODOO_MCP_AUDIT_FILE": str(path)}  # fmt: skip
+    for command in ("serve", "check", "demo"):
+        assert main([command], environ=environ) == EXIT_CONFIG
+        [problem] = _stderr_problems(capsys.readouterr().err)
+        assert problem == (
+            f"audit_log_file (ODOO_MCP_AUDIT_FILE): cannot open {path} for appending "
+            "(No such file or directory)"
+        )
