@@ -415,3 +415,39 @@ def test_an_audit_file_that_cannot_be_opened_stops_the_start(
             f"audit_log_file (ODOO_MCP_AUDIT_FILE): cannot open {path} for appending "
             "(No such file or directory)"
         )
+
+
+def test_check_prints_every_setting_in_force_with_secrets_masked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """REQ-11-25/29: an admin sees the whole effective configuration (rate limit, audit, the
+    lists, the built-in blocklists), even when Odoo then cannot be reached; no secret shows."""
+    from odoo_mcp.config import SETTINGS
+
+    secret = "S3CR3T-value"
+    environ = {
+        "ODOO_URL": f"http://admin:{secret}@127.0.0.1:9", "ODOO_DB": "d",
+        "ODOO_USERNAME": "admin", "ODOO_PASSWORD": secret, "ODOO_API_KEY": secret,
+        "ODOO_MCP_MODEL_BLOCKLIST": "crm.lead, sale.order", "ODOO_MCP_RATE_LIMIT": "yes",
+        "ODOO_MCP_RATE_LIMIT_RPM": "30", "ODOO_MCP_AUDIT_READS": "true",
+    }  # fmt: skip
+    assert main(["check"], environ=environ) == EXIT_FAILED
+    out = capsys.readouterr().out
+    assert secret not in out
+    rows = {
+        line.split()[0]: " ".join(line.split()[1:])
+        for line in out.splitlines()
+        if line.startswith("  ") and line.split()[0] in SETTINGS
+    }
+    assert set(rows) == set(SETTINGS)
+    assert rows["odoo_password"] == rows["odoo_api_key"] == "****"
+    assert rows["odoo_url"] == "http://***@127.0.0.1:9"
+    assert rows["model_blocklist"] == "crm.lead, sale.order"
+    assert rows["rate_limit_enabled"] == "true"
+    assert rows["rate_limit_rpm"] == "30"
+    assert rows["rate_limit_burst"] == "10 (default)"
+    assert rows["audit_enabled"] == "false (default)"
+    assert rows["audit_log_reads"] == "true"
+    assert rows["audit_log_file"] == "(unset) (default)"
+    assert "  models read-only:  res.users" in out
+    assert "ir.config_parameter" in out and "and every method starting with _" in out
