@@ -276,10 +276,8 @@ def configuration_lines(config: OdooMcpConfig) -> list[str]:
         value = described[name]
         if name in ("odoo_password", "odoo_api_key") and value is not None:
             value = MASK
-        default = "" if info.is_required() or getattr(config, name) != info.get_default() else (
-            "  (default)"
-        )
-        lines.append(f"  {name:<{width}}  {_shown(value)}{default}")
+        unset = not info.is_required() and getattr(config, name) == info.get_default()
+        lines.append(f"  {name:<{width}}  {_shown(value)}{'  (default)' if unset else ''}")
     blocked = DEFAULT_MODEL_BLOCKLIST | EXTRA_DEFAULT_MODEL_BLOCKLIST
     lines += [
         "built-in, always in force (besides the lists above):",

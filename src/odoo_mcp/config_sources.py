@@ -104,9 +104,7 @@ def gather(
     return raw, origins, problems
 
 
-def _unknown_variables(
-    index: SettingsIndex, upper: Mapping[str, tuple[str, str]]
-) -> list[str]:
+def _unknown_variables(index: SettingsIndex, upper: Mapping[str, tuple[str, str]]) -> list[str]:
     """REQ-11-29: an ``ODOO_MCP_`` variable the server does not read is a mistake (a typo
     would otherwise leave its setting at the default without a word): one problem each, with
     the variable it probably meant."""
@@ -128,10 +126,10 @@ def _meant(index: SettingsIndex, variable: str, known: Mapping[str, str]) -> str
     field = variable.removeprefix(PREFIX).lower()
     for candidate in (field, field.removeprefix("odoo_mcp_")):
         if candidate in index.settings:
-            names = index.env(candidate)
-            if not names:
+            variables = index.env(candidate)
+            if not variables:
                 return f" ({candidate} has no variable: set it in the config file)"
-            return f" (did you mean {names[0]}?)"
+            return f" (did you mean {variables[0]}?)"
     # compared without the prefix they share, or every name would look close
     names = {name.removeprefix(PREFIX): name for name in [*known, CONFIG_PATH_VAR]}
     close = difflib.get_close_matches(variable.removeprefix(PREFIX), list(names), n=1)

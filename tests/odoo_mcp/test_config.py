@@ -401,8 +401,6 @@ def test_variables_outside_the_prefix_or_empty_are_not_judged() -> None:
 
 def test_every_odoo_mcp_variable_the_project_names_is_known() -> None:
     """REQ-11-25/29: a variable the docs, the image or the kit use never stops a start."""
-    from odoo_mcp.config_sources import OTHER_VARIABLES
-
     root = Path(__file__).resolve().parents[2]
     places = [root / name for name in ("README.md", "Dockerfile", "compose.yaml")]
     for folder in ("src", "conformance", "docs", "features", "bench"):
