@@ -231,9 +231,9 @@ def name_problems(
             fixed = ",".join(
                 part for part in (_PUNCTUATION.sub("", t).strip() for t in texts) if part
             )
+            meant = f"did you mean '{fixed}'?" if fixed else "leave it empty for none"
             problems.append(
-                f"{label}: a list is comma-separated names, not JSON (REQ-11-30): "
-                f"did you mean '{fixed}'?{where}"
+                f"{label}: a list is comma-separated names, not JSON (REQ-11-30): {meant}{where}"
             )
             continue
         problems += [

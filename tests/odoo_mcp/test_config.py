@@ -311,6 +311,7 @@ def test_the_sse_transport_is_one_problem() -> None:
      "(did you mean 'res.partner'?)"),
     ("ODOO_MCP_MODEL_BLOCKLIST", '["res.partner"]',
      "a list is comma-separated names, not JSON (REQ-11-30): did you mean 'res.partner'?"),
+    ("ODOO_MCP_MODEL_BLOCKLIST", "[]", "not JSON (REQ-11-30): leave it empty for none"),
     ("ODOO_MCP_MODEL_ALLOWLIST", '["res.partner", "sale.order"]',
      "not JSON (REQ-11-30): did you mean 'res.partner,sale.order'?"),
     ("ODOO_MCP_MODEL_BLOCKLIST", "res.partner;sale.order",
