@@ -27,6 +27,7 @@ from odoo_mcp.adapter.server import build_server, server_version, toolset_regist
 from odoo_mcp.adapter.stdio import run_stdio
 from odoo_mcp.config import (
     CONFIG_PATH_VAR,
+    INDEX,
     SETTINGS,
     ConfigError,
     OdooMcpConfig,
@@ -35,6 +36,13 @@ from odoo_mcp.config import (
 )
 from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.plugins import discover, load
+from odoo_mcp.safety.blocklists import (
+    DEFAULT_FIELD_BLOCKLIST,
+    DEFAULT_METHOD_BLOCKLIST,
+    DEFAULT_MODEL_BLOCKLIST,
+    EXTRA_DEFAULT_MODEL_BLOCKLIST,
+    WRITE_PROTECTED_MODELS,
+)
 from odoo_mcp.state import StateUnavailable, open_state, redacted
 
 __all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "console", "exit_now", "main", "serve"]
@@ -143,12 +151,18 @@ def config_from_args(
     *,
     fixed: Mapping[str, object] | None = None,
 ) -> OdooMcpConfig:
-    """REQ-11-27/28: load and validate; ``fixed`` overrides everything (the demo's Odoo)."""
+    """REQ-11-27/28: load and validate; ``fixed`` overrides everything (the demo's Odoo).
+
+    REQ-11-22/29: the audit log file is opened once here, so that ``serve``, ``check`` and
+    ``demo`` refuse to start rather than lose every record."""
     values, problems = cli_overrides(args)
     try:
         config = load_config({**values, **(fixed or {})}, environ=environ, config_path=args.config)
     except ConfigError as exc:
         raise ConfigError([*problems, *exc.problems]) from None
+    audit_problem = config.audit_settings().file_problem()
+    if audit_problem is not None:
+        problems.append(f"{INDEX.label('audit_log_file')}: {audit_problem}")
     if problems:
         raise ConfigError(problems)
     return config
@@ -237,8 +251,50 @@ def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
     return anyio.run(run)
 
 
+#: how ``check`` shows a secret that is set
+MASK: Final = "****"
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "(unset)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value) or "(empty)"
+    return str(value)
+
+
+def configuration_lines(config: OdooMcpConfig) -> list[str]:
+    """REQ-11-25, REQ-11-29: every setting in force, one per line, secrets masked and URLs
+    without their passwords (``describe``), ``(default)`` where nothing set it; then the
+    built-in lists the safety policy adds to the configured ones (REQ-11-08/12/15)."""
+    described = config.describe()
+    width = max(len(name) for name in SETTINGS)
+    lines = ["configuration (secrets masked):"]
+    for name, info in OdooMcpConfig.model_fields.items():
+        value = described[name]
+        if name in ("odoo_password", "odoo_api_key") and value is not None:
+            value = MASK
+        unset = not info.is_required() and getattr(config, name) == info.get_default()
+        lines.append(f"  {name:<{width}}  {_shown(value)}{'  (default)' if unset else ''}")
+    blocked = DEFAULT_MODEL_BLOCKLIST | EXTRA_DEFAULT_MODEL_BLOCKLIST
+    lines += [
+        "built-in, always in force (besides the lists above):",
+        f"  models blocked:    {_shown(sorted(blocked - WRITE_PROTECTED_MODELS))}",
+        f"  models read-only:  {_shown(sorted(WRITE_PROTECTED_MODELS))}",
+        f"  fields blocked:    {_shown(sorted(DEFAULT_FIELD_BLOCKLIST))}",
+        f"  methods blocked:   {_shown(sorted(DEFAULT_METHOD_BLOCKLIST))}, and every method "
+        "starting with _",
+    ]
+    return lines
+
+
 def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
-    """REQ-11-29: validate, connect, and show what a ``serve`` would expose."""
+    """REQ-11-29: show the configuration in force, validate, connect, and show what a
+    ``serve`` would expose."""
+    for line in configuration_lines(config):  # first: worth seeing when Odoo cannot be reached
+        print(line)
 
     async def run() -> int:
         state = open_state(config.state_url)  # decision 37: check reaches it as serve would

@@ -13,6 +13,7 @@ through ``connection_settings()``; that class keeps its own checks (URL, credent
 import ast
 import inspect
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
@@ -27,6 +28,7 @@ from odoo_mcp.config_sources import (
     ConfigError,
     cross_field_problems,
     gather,
+    name_problems,
     validate_fields,
 )
 from odoo_mcp.connection.settings import ConnectionSettings, ProtocolChoice
@@ -34,7 +36,7 @@ from odoo_mcp.safety.audit import AuditSettings
 from odoo_mcp.safety.modes import Mode
 from odoo_mcp.safety.policy import SafetyPolicy
 from odoo_mcp.safety.ratelimit import RateLimits
-from odoo_mcp.setting import Setting, SettingsIndex
+from odoo_mcp.setting import NameRule, Setting, SettingsIndex
 from odoo_mcp.state.url import redacted
 
 #: Hosts only this machine reaches: the HTTP transport may serve them without authentication.
@@ -43,6 +45,7 @@ LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 __all__ = [
     "CONFIG_PATH_VAR",
     "ENV_VARS",
+    "INDEX",
     "SETTINGS",
     "ConfigError",
     "OdooMcpConfig",
@@ -85,6 +88,34 @@ Flag = Annotated[bool, BeforeValidator(parse_bool)]
 Names = Annotated[tuple[str, ...], BeforeValidator(parse_list)]
 Ids = Annotated[tuple[int, ...], BeforeValidator(parse_list)]
 Lowered = BeforeValidator(_lower)
+
+#: REQ-11-30: the names a list setting holds. Odoo refuses a model name other than lowercase
+#: letters, digits, "_" and "." (``ir.model``'s own check); field names are lowercase too
+#: (a dotted one is refused by its own check: it would block nothing); methods are Python
+#: identifiers; toolsets are lowercase words.
+_DOTTED = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)*")
+MODEL_NAMES: Final = NameRule(
+    "model",
+    _DOTTED,
+    "lowercase letters, digits, '_' and '.', like res.partner",
+    lowercase="Odoo model names are lowercase",
+)
+FIELD_NAMES: Final = NameRule(
+    "field",
+    _DOTTED,
+    "lowercase letters, digits and '_', like email",
+    lowercase="Odoo field names are lowercase",
+)
+METHOD_NAMES: Final = NameRule(
+    "method", re.compile(r"[A-Za-z_][A-Za-z0-9_]*"), "letters, digits and '_', like copy"
+)
+TOOLSET_NAMES: Final = NameRule(
+    "toolset",
+    re.compile(r"[a-z0-9_]+"),
+    "lowercase letters, digits and '_', like core",
+    lowercase="toolset names are lowercase",
+)
+Models = Annotated[Names, MODEL_NAMES]
 
 
 class _SpecEnvSource(PydanticBaseSettingsSource):
@@ -169,29 +200,29 @@ class OdooMcpConfig(BaseSettings):
     """Operation mode: readonly (default), restricted (writes only to the write_allowlist
     models) or full."""
     model_allowlist: Annotated[
-        Names, Setting(_M + "MODEL_ALLOWLIST", flag="--model-allowlist")
+        Models, Setting(_M + "MODEL_ALLOWLIST", flag="--model-allowlist")
     ] = ()
     """If set, the only models the server touches (comma-separated)."""
     model_blocklist: Annotated[
-        Names, Setting(_M + "MODEL_BLOCKLIST", flag="--model-blocklist")
+        Models, Setting(_M + "MODEL_BLOCKLIST", flag="--model-blocklist")
     ] = ()
     """Models the server refuses, added to the built-in blocklist (comma-separated)."""
     write_allowlist: Annotated[
-        Names, Setting(_M + "WRITE_ALLOWLIST", flag="--write-allowlist")
+        Models, Setting(_M + "WRITE_ALLOWLIST", flag="--write-allowlist")
     ] = ()
     """Models writable in restricted mode; empty means no writes (comma-separated)."""
-    field_blocklist: Annotated[Names, Setting(_M + "FIELD_BLOCKLIST")] = ()
+    field_blocklist: Annotated[Names, FIELD_NAMES, Setting(_M + "FIELD_BLOCKLIST")] = ()
     """Field names never read, written, filtered or sorted on, on every model
     (comma-separated); added to the built-in list."""
-    method_blocklist: Annotated[Names, Setting(_M + "METHOD_BLOCKLIST")] = ()
+    method_blocklist: Annotated[Names, METHOD_NAMES, Setting(_M + "METHOD_BLOCKLIST")] = ()
     """Methods odoo_core_execute refuses, added to the built-in list (comma-separated)."""
     # Toolsets
     enabled_toolsets: Annotated[
-        Names, Setting(_M + "ENABLED_TOOLSETS", flag="--enabled-toolsets")
+        Names, TOOLSET_NAMES, Setting(_M + "ENABLED_TOOLSETS", flag="--enabled-toolsets")
     ] = ()
     """Toolsets to enable (comma-separated); empty means the default set."""
     disabled_toolsets: Annotated[
-        Names, Setting(_M + "DISABLED_TOOLSETS", flag="--disabled-toolsets")
+        Names, TOOLSET_NAMES, Setting(_M + "DISABLED_TOOLSETS", flag="--disabled-toolsets")
     ] = ()
     """Toolsets to disable (comma-separated)."""
     # Registry
@@ -202,7 +233,7 @@ class OdooMcpConfig(BaseSettings):
     introspect_on_startup: Annotated[Flag, Setting(_M + "INTROSPECT")] = True
     """After connecting, read the installed modules and the fields of introspect_models in
     the background (at most 5 calls at a time, 60 s in all); off: fields are read on first use."""
-    introspect_models: Annotated[Names, Setting(_M + "INTROSPECT_MODELS")] = ()
+    introspect_models: Annotated[Models, Setting(_M + "INTROSPECT_MODELS")] = ()
     """Models to introspect at start-up (comma-separated); empty: SPEC-07's 33 well-known
     models, those Odoo has and the user may read."""
     # Rate limit (REQ-11-21's read/write limits have no env variable in the spec)
@@ -310,7 +341,9 @@ class OdooMcpConfig(BaseSettings):
     @model_validator(mode="after")
     def _cross_checks(self) -> "OdooMcpConfig":
         """REQ-11-28: the checks that involve several fields."""
-        problems = cross_field_problems(INDEX, dict(self))
+        values = dict(self)
+        problems = name_problems(INDEX, type(self).model_fields, values)
+        problems += cross_field_problems(INDEX, values)
         if problems:
             raise ValueError("; ".join(problems))
         return self
@@ -437,7 +470,8 @@ def load_config(
     env = os.environ if environ is None else environ
     raw, origins, problems = gather(INDEX, cli, env, config_path)
     values, field_problems = validate_fields(INDEX, OdooMcpConfig.model_fields, raw, origins)
-    problems = [*problems, *field_problems, *cross_field_problems(INDEX, values)]
+    names = name_problems(INDEX, OdooMcpConfig.model_fields, values, origins)
+    problems = [*problems, *field_problems, *names, *cross_field_problems(INDEX, values)]
     if problems:
         raise ConfigError(problems)
     # Every field is given, so the environment source cannot override anything here.

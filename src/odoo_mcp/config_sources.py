@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -21,14 +22,16 @@ from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails
 
 from odoo_mcp.connection.settings import ConnectionSettings
-from odoo_mcp.setting import SettingsIndex
+from odoo_mcp.setting import NameRule, SettingsIndex
 from odoo_mcp.state.url import state_url_problem
 
 __all__ = [
     "CONFIG_PATH_VAR",
     "ConfigError",
     "cross_field_problems",
+    "did_you_mean",
     "gather",
+    "name_problems",
     "validate_fields",
 ]
 
@@ -43,6 +46,18 @@ _CONNECTION_KEYS: Final[Mapping[str, str]] = {
     "odoo_protocol": "protocol",
 }
 SECRET_FIELDS: Final = frozenset({"odoo_password", "odoo_api_key"})
+#: REQ-11-25: the prefix of the server's own variables; any other name under it is a mistake
+PREFIX: Final = "ODOO_MCP_"
+#: ``ODOO_MCP_`` variables that are not settings and are no mistake: REQ-11-25's row of a
+#: feature not built (deep_search is SPEC-08), and those of the conformance kit and the docs
+#: build (conformance/, docs/_hooks/), which share a shell with the server.
+OTHER_VARIABLES: Final = frozenset({
+    "ODOO_MCP_DEEP_SEARCH_DEPTH",
+    "ODOO_MCP_KIT_FEATURES",
+    "ODOO_MCP_KIT_REPORT",
+    "ODOO_MCP_KIT_HTTP_REPORT",
+    "ODOO_MCP_UNIT_RESULTS",
+})  # fmt: skip
 
 
 class ConfigError(Exception):
@@ -79,12 +94,46 @@ def gather(
             if found is not None and found[1].strip():
                 raw[name], origins[name] = found[1], f"environment variable {found[0]}"
                 break
+    problems += _unknown_variables(index, upper)
     for name, value in (cli or {}).items():
         if name not in index.settings:
-            problems.append(f"unknown command-line setting '{name}'")
+            hint = did_you_mean(name, index.settings)
+            problems.append(f"unknown command-line setting '{name}'{hint}")
         elif value is not None:
             raw[name], origins[name] = value, "the command line"
     return raw, origins, problems
+
+
+def _unknown_variables(index: SettingsIndex, upper: Mapping[str, tuple[str, str]]) -> list[str]:
+    """REQ-11-29: an ``ODOO_MCP_`` variable the server does not read is a mistake (a typo
+    would otherwise leave its setting at the default without a word): one problem each, with
+    the variable it probably meant."""
+    known = {variable: name for name, s in index.settings.items() for variable in s.env}
+    problems: list[str] = []
+    for variable, (given, value) in sorted(upper.items()):
+        if not variable.startswith(PREFIX) or not value.strip():
+            continue
+        if variable in known or variable == CONFIG_PATH_VAR or variable in OTHER_VARIABLES:
+            continue
+        problems.append(f"unknown environment variable {given}{_meant(index, variable, known)}")
+    return problems
+
+
+def _meant(index: SettingsIndex, variable: str, known: Mapping[str, str]) -> str:
+    """The variable an unknown ``ODOO_MCP_`` one probably meant: the one of the setting it
+    names (``ODOO_MCP_RATE_LIMIT_ENABLED`` is ``rate_limit_enabled``: ``ODOO_MCP_RATE_LIMIT``),
+    else the closest name."""
+    field = variable.removeprefix(PREFIX).lower()
+    for candidate in (field, field.removeprefix("odoo_mcp_")):
+        if candidate in index.settings:
+            variables = index.env(candidate)
+            if not variables:
+                return f" ({candidate} has no variable: set it in the config file)"
+            return f" (did you mean {variables[0]}?)"
+    # compared without the prefix they share, or every name would look close
+    names = {name.removeprefix(PREFIX): name for name in [*known, CONFIG_PATH_VAR]}
+    close = difflib.get_close_matches(variable.removeprefix(PREFIX), list(names), n=1)
+    return f" (did you mean {names[close[0]]}?)" if close else ""
 
 
 def _read_file(
@@ -143,12 +192,79 @@ def _put(
 
 
 def _unknown(path: Path, key: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(key.split(".")[-1], list(known), n=1)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    hint = did_you_mean(key.split(".")[-1], known)
     return f"config file {path}: unknown key '{key}'{hint}"
 
 
+def did_you_mean(given: str, known: Iterable[str], *, quote: str = "'") -> str:
+    """REQ-11-29: `` (did you mean 'x'?)`` naming the closest known name, or nothing."""
+    close = difflib.get_close_matches(given, list(known), n=1)
+    return f" (did you mean {quote}{close[0]}{quote}?)" if close else ""
+
+
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {}
+_PUNCTUATION: Final = re.compile(r"[\[\]{}\"'`]")
+_SEPARATORS: Final = re.compile(r"[;\s]+")
+
+
+def name_problems(
+    index: SettingsIndex,
+    fields: Mapping[str, FieldInfo],
+    values: Mapping[str, object],
+    origins: Mapping[str, str] | None = None,
+) -> list[str]:
+    """REQ-11-30: every entry of a list of names must be one name of its kind (its field's
+    ``NameRule``); one line per entry that is not, with the name it probably meant.
+
+    A list written as JSON (``["res.partner"]``) is one problem for the whole value: list
+    values are comma-separated (decision 38)."""
+    problems: list[str] = []
+    for name, info in fields.items():
+        rule = next((item for item in info.metadata if isinstance(item, NameRule)), None)
+        entries = values.get(name)
+        if rule is None or not isinstance(entries, tuple | list) or not entries:
+            continue
+        where = f" (from {origins[name]})" if origins and name in origins else ""
+        label = index.label(name)
+        texts = [str(entry) for entry in entries]
+        if texts[0].lstrip().startswith("[") or texts[-1].rstrip().endswith("]"):
+            fixed = ",".join(
+                part for part in (_PUNCTUATION.sub("", t).strip() for t in texts) if part
+            )
+            meant = f"did you mean '{fixed}'?" if fixed else "leave it empty for none"
+            problems.append(
+                f"{label}: a list is comma-separated names, not JSON (REQ-11-30): {meant}{where}"
+            )
+            continue
+        problems += [
+            f"{label}: {problem}{where}"
+            for problem in (_entry_problem(rule, text) for text in texts)
+            if problem is not None
+        ]
+    return problems
+
+
+def _entry_problem(rule: NameRule, entry: str) -> str | None:
+    """REQ-11-30: why ``entry`` is not a name of ``rule``'s kind, and what it may have meant."""
+    if rule.accepts(entry):
+        return None
+    reasons: list[str] = []
+    fixed = entry.strip()
+    if _PUNCTUATION.search(fixed):
+        reasons.append("quotes and brackets are not part of a name")
+        fixed = _PUNCTUATION.sub("", fixed).strip()
+    if _SEPARATORS.search(fixed):
+        reasons.append("list entries are separated by commas")
+        fixed = ",".join(_SEPARATORS.split(fixed))
+    if rule.lowercase and fixed != fixed.lower():
+        reasons.append(rule.lowercase)
+        fixed = fixed.lower()
+    if not entry.strip():
+        return f"an empty {rule.kind} name"
+    parts = fixed.split(",")
+    hint = f" (did you mean '{fixed}'?)" if all(rule.accepts(part) for part in parts) else ""
+    reason = "; ".join(reasons) or f"a {rule.kind} name has {rule.shape}"
+    return f"{entry!r} is not a {rule.kind} name: {reason}{hint}"
 
 
 def validate_fields(

@@ -8,11 +8,12 @@ declarations (``config.SETTINGS``), so a setting is never described in two place
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["Setting", "SettingsIndex"]
+__all__ = ["NameRule", "Setting", "SettingsIndex"]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -35,6 +36,26 @@ class Setting:
 
 
 NO_SOURCE: Final = Setting()
+
+
+@dataclass(frozen=True, slots=True)
+class NameRule:
+    """REQ-11-28/30: what each entry of a list of names (models, fields, methods, toolsets)
+    must look like; an entry that cannot be such a name is a configuration error.
+
+    Declared in a list field's ``Annotated`` metadata next to its ``Setting``. ``kind`` names
+    the thing in messages ("model"), ``pattern`` is the whole entry's shape, ``shape`` says it
+    in words, and ``lowercase`` (when names are lowercase) says so for an entry that is not.
+    """
+
+    kind: str
+    pattern: re.Pattern[str]
+    shape: str
+    lowercase: str | None = None
+
+    def accepts(self, entry: str) -> bool:
+        """REQ-11-30: the entry is one name of this kind."""
+        return self.pattern.fullmatch(entry) is not None
 
 
 @dataclass(frozen=True, slots=True)

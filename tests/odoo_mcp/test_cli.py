@@ -376,3 +376,78 @@ def test_the_process_exit_skips_teardown_but_not_what_an_exit_must_do(tmp_path: 
     assert done.stdout == "buffered, no newlineatexit ran\n"
     assert done.stderr == "to stderr"
     assert log.read_text() == "last words\n"
+
+
+@pytest.mark.parametrize(("argv", "extra", "fragment"), [
+    (["serve"], {"ODOO_MCP_MODEL_BLOCKLIST": "RES.PARTNER"}, "did you mean 'res.partner'?"),
+    (["serve"], {"ODOO_MCP_MODEL_BLOCKLIST": '["res.partner"]'}, "comma-separated"),
+    (["serve"], {"ODOO_MCP_MODEL_BLOCKLIST": "res.partner;sale.order"},
+     "did you mean 'res.partner,sale.order'?"),
+    (["serve"], {"ODOO_MCP_FIELD_BLOCKLIST": "Email"}, "did you mean 'email'?"),
+    (["serve"], {"ODOO_MCP_FIELD_BLOKLIST": "email"}, "did you mean ODOO_MCP_FIELD_BLOCKLIST?"),
+    (["serve"], {"ODOO_MCP_RATE_LIMIT_ENABLED": "yes-please"},
+     "did you mean ODOO_MCP_RATE_LIMIT?"),
+    (["serve"], {"ODOO_MCP_RATE_LIMIT": "yes-please"}, "expected one of true/1/yes"),
+    (["check", "--set", "rate_limit_enabeld=true"], {}, "did you mean 'rate_limit_enabled'?"),
+])  # fmt: skip
+def test_a_setting_that_would_silently_do_nothing_stops_the_start(
+    argv: list[str], extra: dict[str, str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """REQ-11-29/30/31: a list, variable or key the server cannot use is exit 2, one line."""
+    environ = {"ODOO_URL": "http://odoo", "ODOO_DB": "d", "ODOO_API_KEY": "k", **extra}
+    assert main(argv, environ=environ) == EXIT_CONFIG
+    [problem] = _stderr_problems(capsys.readouterr().err)
+    assert fragment in problem
+
+
+def test_an_audit_file_that_cannot_be_opened_stops_the_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """REQ-11-22/29: exit 2 with one line naming the file and the reason, before Odoo is
+    reached (an unreachable Odoo would be exit 1); nothing is lost later, record by record."""
+    path = tmp_path / "missing-dir" / "audit.jsonl"
+    environ = {"ODOO_URL": "http://127.0.0.1:9", "ODOO_DB": "d", "ODOO_API_KEY": "k",
+               "ODOO_MCP_AUDIT": "true", "ODOO_MCP_AUDIT_FILE": str(path)}  # fmt: skip
+    for command in ("serve", "check", "demo"):
+        assert main([command], environ=environ) == EXIT_CONFIG
+        [problem] = _stderr_problems(capsys.readouterr().err)
+        assert problem == (
+            f"audit_log_file (ODOO_MCP_AUDIT_FILE): cannot open {path} for appending "
+            "(No such file or directory)"
+        )
+
+
+def test_check_prints_every_setting_in_force_with_secrets_masked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """REQ-11-25/29: an admin sees the whole effective configuration (rate limit, audit, the
+    lists, the built-in blocklists), even when Odoo then cannot be reached; no secret shows."""
+    from odoo_mcp.config import SETTINGS
+
+    secret = "S3CR3T-value"
+    environ = {
+        "ODOO_URL": f"http://admin:{secret}@127.0.0.1:9", "ODOO_DB": "d",
+        "ODOO_USERNAME": "admin", "ODOO_PASSWORD": secret, "ODOO_API_KEY": secret,
+        "ODOO_MCP_MODEL_BLOCKLIST": "crm.lead, sale.order", "ODOO_MCP_RATE_LIMIT": "yes",
+        "ODOO_MCP_RATE_LIMIT_RPM": "30", "ODOO_MCP_AUDIT_READS": "true",
+    }  # fmt: skip
+    assert main(["check"], environ=environ) == EXIT_FAILED
+    out = capsys.readouterr().out
+    assert secret not in out
+    rows = {
+        line.split()[0]: " ".join(line.split()[1:])
+        for line in out.splitlines()
+        if line.startswith("  ") and line.split()[0] in SETTINGS
+    }
+    assert set(rows) == set(SETTINGS)
+    assert rows["odoo_password"] == rows["odoo_api_key"] == "****"
+    assert rows["odoo_url"] == "http://***@127.0.0.1:9"
+    assert rows["model_blocklist"] == "crm.lead, sale.order"
+    assert rows["rate_limit_enabled"] == "true"
+    assert rows["rate_limit_rpm"] == "30"
+    assert rows["rate_limit_burst"] == "10 (default)"
+    assert rows["audit_enabled"] == "false (default)"
+    assert rows["audit_log_reads"] == "true"
+    assert rows["audit_log_file"] == "(unset) (default)"
+    assert "  models read-only:  res.users" in out
+    assert "ir.config_parameter" in out and "and every method starting with _" in out

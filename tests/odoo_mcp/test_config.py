@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -195,8 +196,12 @@ def test_a_missing_config_file_is_a_problem(tmp_path: Path) -> None:
     assert "cannot be read" in problem
 
 
-def test_an_unknown_flag_is_a_problem() -> None:
-    assert problems_of({"prot": 1}, environ=BASE) == ("unknown command-line setting 'prot'",)
+def test_an_unknown_flag_is_a_problem_naming_the_closest_setting() -> None:
+    """REQ-11-29: a --set typo gets the same "did you mean" as a config file key."""
+    assert problems_of({"prot": 1}, environ=BASE) == (
+        "unknown command-line setting 'prot' (did you mean 'port'?)",
+    )
+    assert problems_of({"zzz": 1}, environ=BASE) == ("unknown command-line setting 'zzz'",)
 
 
 def test_the_default_limit_cannot_exceed_the_maximum() -> None:
@@ -298,3 +303,116 @@ def test_the_sse_transport_is_one_problem() -> None:
     """REQ-11-29: one message per problem (decision 34's refusal was reported twice)."""
     [problem] = problems_of({"transport": "sse"}, environ=BASE)
     assert problem.startswith("transport sse (ODOO_MCP_TRANSPORT) is not offered")
+
+
+@pytest.mark.parametrize(("variable", "value", "expected"), [
+    ("ODOO_MCP_MODEL_BLOCKLIST", "RES.PARTNER",
+     "'RES.PARTNER' is not a model name: Odoo model names are lowercase "
+     "(did you mean 'res.partner'?)"),
+    ("ODOO_MCP_MODEL_BLOCKLIST", '["res.partner"]',
+     "a list is comma-separated names, not JSON (REQ-11-30): did you mean 'res.partner'?"),
+    ("ODOO_MCP_MODEL_BLOCKLIST", "[]", "not JSON (REQ-11-30): leave it empty for none"),
+    ("ODOO_MCP_MODEL_ALLOWLIST", '["res.partner", "sale.order"]',
+     "not JSON (REQ-11-30): did you mean 'res.partner,sale.order'?"),
+    ("ODOO_MCP_MODEL_BLOCKLIST", "res.partner;sale.order",
+     "'res.partner;sale.order' is not a model name: list entries are separated by commas "
+     "(did you mean 'res.partner,sale.order'?)"),
+    ("ODOO_MCP_WRITE_ALLOWLIST", "sale.order crm.lead",
+     "list entries are separated by commas (did you mean 'sale.order,crm.lead'?)"),
+    ("ODOO_MCP_FIELD_BLOCKLIST", "Email",
+     "'Email' is not a field name: Odoo field names are lowercase (did you mean 'email'?)"),
+    ("ODOO_MCP_FIELD_BLOCKLIST", "'email'",
+     "quotes and brackets are not part of a name (did you mean 'email'?)"),
+    ("ODOO_MCP_METHOD_BLOCKLIST", "unlink-all",
+     "'unlink-all' is not a method name: a method name has letters, digits and '_'"),
+    ("ODOO_MCP_INTROSPECT_MODELS", "Sale.Order",
+     "Odoo model names are lowercase (did you mean 'sale.order'?)"),
+    ("ODOO_MCP_ENABLED_TOOLSETS", "Core",
+     "'Core' is not a toolset name: toolset names are lowercase (did you mean 'core'?)"),
+])  # fmt: skip
+def test_a_list_entry_that_cannot_be_a_name_is_a_problem(
+    variable: str, value: str, expected: str
+) -> None:
+    """REQ-11-30: a list that would block (or allow) nothing is refused, with its likely fix."""
+    [problem] = problems_of(environ={**BASE, variable: value})
+    assert expected in problem, problem
+    assert problem.endswith(f"(from environment variable {variable})")
+
+
+def test_each_bad_entry_of_a_list_is_its_own_problem() -> None:
+    """REQ-11-29: one line per problem, the good entries left alone."""
+    env = {**BASE, "ODOO_MCP_MODEL_BLOCKLIST": "RES.PARTNER, sale.order, Crm.Lead"}
+    problems = problems_of(environ=env)
+    assert [p.split(":")[1].split(" is not")[0].strip() for p in problems] == [
+        "'RES.PARTNER'", "'Crm.Lead'"
+    ]  # fmt: skip
+
+
+def test_names_in_a_json_file_list_are_checked_too(tmp_path: Path) -> None:
+    """REQ-11-26/30: a real JSON list in the file is a list; its entries must still be names."""
+    path = write(tmp_path, {"model_blocklist": ["crm.lead", "Sale.Order"]})
+    [problem] = problems_of(environ=BASE, config_path=path)
+    assert "did you mean 'sale.order'?" in problem
+    assert problem.endswith("(from config file key 'model_blocklist')")
+    good = write(tmp_path, {"model_blocklist": ["crm.lead", "x_custom.model_2"]})
+    assert load_config(environ=BASE, config_path=good).model_blocklist == (
+        "crm.lead", "x_custom.model_2"
+    )  # fmt: skip
+
+
+def test_the_settings_class_refuses_bad_names_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """REQ-11-30: ``OdooMcpConfig()`` from the environment applies the same rule."""
+    for key, value in BASE.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("ODOO_MCP_FIELD_BLOCKLIST", "Email")
+    with pytest.raises(ValueError, match="did you mean 'email'"):
+        OdooMcpConfig()  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("text", ["yes-please", "enabled", "true!"])
+def test_a_boolean_that_is_not_one_of_the_spec_words_is_a_problem(text: str) -> None:
+    """REQ-11-31: only true/1/yes and false/0/no, whatever the case."""
+    [problem] = problems_of(environ={**BASE, "ODOO_MCP_RATE_LIMIT": text})
+    assert problem.startswith("rate_limit_enabled (ODOO_MCP_RATE_LIMIT): expected one of")
+
+
+@pytest.mark.parametrize(("variable", "expected"), [
+    ("ODOO_MCP_FIELD_BLOKLIST", "(did you mean ODOO_MCP_FIELD_BLOCKLIST?)"),
+    ("ODOO_MCP_RATE_LIMIT_ENABLED", "(did you mean ODOO_MCP_RATE_LIMIT?)"),
+    ("odoo_mcp_audit_log_file", "(did you mean ODOO_MCP_AUDIT_FILE?)"),
+    ("ODOO_MCP_ODOO_URL", "(did you mean ODOO_URL?)"),
+    ("ODOO_MCP_CONFIGG", "(did you mean ODOO_MCP_CONFIG?)"),
+    ("ODOO_MCP_RATE_LIMIT_READ_RPM",
+     "(rate_limit_read_rpm has no variable: set it in the config file)"),
+    ("ODOO_MCP_WHATEVER", ""),
+])  # fmt: skip
+def test_an_unknown_odoo_mcp_variable_is_a_problem_naming_the_likely_one(
+    variable: str, expected: str
+) -> None:
+    """REQ-11-29: a misspelt variable would leave its setting at the default without a word."""
+    [problem] = problems_of(environ={**BASE, variable: "email"})
+    assert problem == f"unknown environment variable {variable} {expected}".rstrip()
+
+
+def test_variables_outside_the_prefix_or_empty_are_not_judged() -> None:
+    """REQ-11-25: only the server's own prefix is claimed; an empty variable is unset."""
+    env = {**BASE, "ODOO_MCP_TYPO": " ", "ODOO_OTHER": "x", "MCP_MODE": "x"}
+    assert load_config(environ=env).mode is Mode.READONLY
+
+
+def test_every_odoo_mcp_variable_the_project_names_is_known() -> None:
+    """REQ-11-25/29: a variable the docs, the image or the kit use never stops a start."""
+    root = Path(__file__).resolve().parents[2]
+    places = [root / name for name in ("README.md", "Dockerfile", "compose.yaml")]
+    for folder in ("src", "conformance", "docs", "features", "bench"):
+        places += [p for p in (root / folder).rglob("*") if p.suffix in {".py", ".md", ".toml",
+                   ".feature", ".yaml", ".yml", ".json"}]  # fmt: skip
+    named = {
+        match
+        for place in places
+        if place.is_file() and place.name != "config_sources.py"  # its examples of typos
+        for match in re.findall(r"ODOO_MCP_[A-Z0-9_]*[A-Z0-9]", place.read_text("utf-8"))
+    }
+    assert "ODOO_MCP_STATE_URL" in named and "ODOO_MCP_KIT_FEATURES" in named
+    problems = problems_of(environ={**BASE, **dict.fromkeys(named, "x")})
+    assert not any("unknown environment variable" in p for p in problems), problems

@@ -46,7 +46,8 @@ SAMPLES = {
     "transport": "http", "mode": "Full", "log_level": "DEBUG", "http_auth": "On",
     "public_url": "https://mcp.example.com/mcp", "mcp_path": "/other",
     "search_max_limit": "900", "field_blocklist": "ab, cd",
-    "state_url": "redis://127.0.0.1:6379/0",
+    "state_url": "redis://127.0.0.1:6379/0", "method_blocklist": "copy, action_done",
+    "enabled_toolsets": "core, contracts", "disabled_toolsets": "contracts",
 }  # fmt: skip
 
 

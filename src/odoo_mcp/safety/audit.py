@@ -54,6 +54,20 @@ class AuditSettings:
     log_writes: bool = True
     log_deletes: bool = True
 
+    def file_problem(self) -> str | None:
+        """REQ-11-22, REQ-11-29: why the log file cannot take records, or None.
+
+        Checked at start-up by opening it as every record does (append, created if missing,
+        owner-only): a file the server cannot write would otherwise lose every record, each
+        with a log line nobody reads, while the tool calls go on."""
+        if not self.enabled or self.log_file is None:
+            return None
+        try:
+            os.close(os.open(self.log_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600))
+        except OSError as exc:
+            return f"cannot open {self.log_file} for appending ({exc.strerror or exc})"
+        return None
+
 
 class AuditRecord(BaseModel):
     """REQ-11-23: the fields of one audit line."""

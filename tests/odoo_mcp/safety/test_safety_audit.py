@@ -167,3 +167,28 @@ def test_without_a_file_lines_go_to_stderr(capsys: pytest.CaptureFixture[str]) -
     captured = capsys.readouterr()
     assert captured.out == ""
     assert json.loads(captured.err)["tool"] == "odoo_core_unlink"
+
+
+def test_a_log_file_that_cannot_be_opened_for_appending_is_a_start_up_problem(
+    tmp_path: Path,
+) -> None:
+    """REQ-11-22/29: checked once at start-up, with the OS's reason; nothing to check when off."""
+    missing = tmp_path / "no-such-dir" / "audit.jsonl"
+    assert AuditSettings(enabled=True, log_file=missing).file_problem() == (
+        f"cannot open {missing} for appending (No such file or directory)"
+    )
+    assert AuditSettings(enabled=True, log_file=tmp_path).file_problem() == (
+        f"cannot open {tmp_path} for appending (Is a directory)"
+    )
+    assert AuditSettings(enabled=False, log_file=missing).file_problem() is None
+    assert AuditSettings(enabled=True).file_problem() is None  # stderr
+
+
+def test_a_writable_log_file_passes_the_check_and_keeps_its_records(tmp_path: Path) -> None:
+    """REQ-11-22: the start-up check appends nothing and creates the file owner-only."""
+    log = tmp_path / "audit.jsonl"
+    assert AuditSettings(enabled=True, log_file=log).file_problem() is None
+    assert log.read_bytes() == b"" and log.stat().st_mode & 0o777 == 0o600
+    log.write_text('{"kept": true}\n', encoding="utf-8")
+    assert AuditSettings(enabled=True, log_file=log).file_problem() is None
+    assert lines(log) == [{"kept": True}]
