@@ -87,7 +87,9 @@ class ResourceHandlers:
 
 
 def model_of(uri: str) -> str | None:
+    """REQ-06-23: the model a URI names, for the error it is refused with; None when it
+    names none (it is called while handling an error: it must not raise one itself)."""
     try:
         return parse_uri(uri).model
-    except InvalidResourceUri:
+    except (InvalidResourceUri, ValueError, RecursionError):
         return None
