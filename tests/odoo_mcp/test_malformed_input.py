@@ -7,16 +7,21 @@ prompts asked for while Odoo is down.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import sys
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from mcp import Client, MCPError
-from mcp.types import INVALID_PARAMS
+from mcp.types import INVALID_PARAMS, INVALID_REQUEST
 
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_server
+from odoo_mcp.adapter.stdio import invalid_id
 from odoo_mcp.domain import DomainError, parse_domain
 from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
 
@@ -112,3 +117,86 @@ async def test_reading_an_odd_uri_answers_invalid_params_with_the_spec_10_body(u
     assert len(error.message) < 300  # a sentence quoting the URI's start, not all of it
     assert isinstance(error.data, dict)
     assert (error.data["category"], error.data["code"]) == ("validation", "INVALID_RESOURCE")
+
+
+# -- stdio requests whose id is not a string or an integer (JSON-RPC 2.0 §5) ------------------
+
+
+def _demo_command() -> tuple[str, list[str]]:
+    script = Path(sys.executable).parent / "odoo-mcp"
+    if script.exists():
+        return str(script), ["demo"]
+    return sys.executable, ["-m", "odoo_mcp", "demo"]
+
+
+async def test_a_stdio_request_whose_id_is_not_a_string_or_an_integer_gets_invalid_request() -> (
+    None
+):
+    """An id that is an object, an array, a float, a boolean or null makes the request
+    invalid: it is answered -32600 with a null id (it was parsed as a notification and left
+    unanswered). A notification still gets no answer, and the session goes on."""
+    command, args = _demo_command()
+    env = {name: os.environ.get(name, "") for name in ("PATH", "HOME", "PYTHONPATH")}
+    process = await asyncio.create_subprocess_exec(
+        command, *args, env=env, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+
+    async def send(message: dict[str, Any]) -> None:
+        assert process.stdin is not None
+        process.stdin.write(json.dumps(message).encode() + b"\n")
+        await process.stdin.drain()
+
+    async def answer() -> dict[str, Any]:
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), timeout=20)
+        data: dict[str, Any] = json.loads(line)
+        return data
+
+    try:
+        await send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}})  # fmt: skip
+        assert (await answer())["id"] == 1
+        await send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        for bad_id in ({"a": 1}, [1], 1.5, True, None):
+            await send({"jsonrpc": "2.0", "id": bad_id, "method": "ping"})
+            refused = await answer()
+            assert refused["id"] is None, (bad_id, refused)
+            assert refused["error"]["code"] == INVALID_REQUEST, (bad_id, refused)
+            assert "id" in refused["error"]["message"]
+        await send({"jsonrpc": "2.0", "id": 7, "method": "ping"})
+        assert await answer() == {"jsonrpc": "2.0", "id": 7, "result": {}}
+    finally:
+        process.kill()
+        await process.wait()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "id": -12, "method": "ping"},
+        {"jsonrpc": "2.0", "id": "a", "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"id": [1], "x": 1.5}},
+        {"jsonrpc": "2.0", "id": {"a": 1}, "result": {}},  # a response: the SDK's parser's
+    ],
+)
+def test_a_valid_id_a_notification_or_an_id_deeper_in_the_params_is_left_to_the_sdk(
+    message: dict[str, Any],
+) -> None:
+    assert invalid_id(json.dumps(message)) is None
+
+
+@pytest.mark.parametrize(
+    ("request_id", "kind"),
+    [({"a": 1}, "object"), ([1], "array"), (1.0, "fraction"), (False, "boolean"), (None, "null")],
+)
+def test_a_request_id_that_is_not_a_string_or_an_integer_is_named_in_the_refusal(
+    request_id: object, kind: str
+) -> None:
+    line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ping"})
+    reason = invalid_id(line)
+    assert reason is not None and kind in reason
