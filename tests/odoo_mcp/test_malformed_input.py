@@ -11,17 +11,22 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from mcp import Client, MCPError
-from mcp.types import INVALID_PARAMS, INVALID_REQUEST
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 
 from fake_odoo.handle import FakeOdoo
-from mcp_servers import fake_server
+from fake_odoo.testing import FakeOdooTransport
+from mcp_servers import fake_config, fake_server
+from odoo_mcp.adapter.errors import ODOO_UNAVAILABLE
+from odoo_mcp.adapter.server import build_server
 from odoo_mcp.adapter.stdio import invalid_id
+from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.domain import DomainError, parse_domain
 from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
 
@@ -200,3 +205,65 @@ def test_a_request_id_that_is_not_a_string_or_an_integer_is_named_in_the_refusal
     line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ping"})
     reason = invalid_id(line)
     assert reason is not None and kind in reason
+
+
+# -- resources and prompts while Odoo is down (REQ-06-23, REQ-10-15) --------------------------
+
+
+async def _no_sleep(delay: float) -> None:
+    """No reconnection backoff in these tests."""
+
+
+@pytest.fixture
+async def odoo_down() -> AsyncIterator[Client]:
+    """A client of the server on the fake, which refuses every connection once connected."""
+    fake = FakeOdoo("19.0")
+    config = fake_config()
+    connection = ConnectionManager(
+        config.connection_settings(), transport=FakeOdooTransport(app=fake.app), sleep=_no_sleep
+    )
+    async with Client(build_server(config, connection), mode="legacy") as client:
+        fake.inject_fault("refuse")
+        yield client
+
+
+def _assert_odoo_unavailable(error: MCPError) -> None:
+    assert error.code == ODOO_UNAVAILABLE != INTERNAL_ERROR
+    assert isinstance(error.data, dict)
+    assert error.data["category"] == "connection"
+    assert error.data["code"] in ("CONNECTION_REFUSED", "CONNECTION_ERROR")
+    assert error.data["retry"] is True
+    assert error.message == error.data["message"]
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "odoo://record/res.partner/1",
+        "odoo://record/res.partner",
+        "odoo://model/res.partner/fields",
+        "odoo://system/modules",
+    ],
+)
+async def test_reading_a_resource_while_odoo_is_down_is_a_connection_error_not_an_internal_one(
+    odoo_down: Client, uri: str
+) -> None:
+    with pytest.raises(MCPError) as caught:
+        await odoo_down.read_resource(uri)
+    _assert_odoo_unavailable(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("odoo_model_guide", {"model_name": "res.partner"}),
+        ("odoo_create_record", {"model_name": "res.partner"}),
+        ("odoo_search_help", {"model_name": "res.partner", "query": "acme"}),
+    ],
+)
+async def test_a_prompt_while_odoo_is_down_is_a_connection_error_not_an_internal_one(
+    odoo_down: Client, name: str, arguments: dict[str, str]
+) -> None:
+    with pytest.raises(MCPError) as caught:
+        await odoo_down.get_prompt(name, arguments)
+    _assert_odoo_unavailable(caught.value)
