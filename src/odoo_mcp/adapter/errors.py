@@ -28,6 +28,7 @@ from odoo_mcp.errors.suggestions import LIST_TOOLSETS, FieldLookup
 from odoo_mcp.resources.uris import InvalidResourceUri
 
 __all__ = [
+    "ODOO_UNAVAILABLE",
     "RESOURCE_NOT_FOUND",
     "as_mcp_error",
     "error_tool_result",
@@ -102,10 +103,20 @@ def to_tool_result(response: ErrorResponse) -> CallToolResult:
 #: MCP's code for an unknown resource; -32001 is ours for a refusal (decision 27)
 RESOURCE_NOT_FOUND: Final = -32002
 REFUSED: Final = -32001
+#: ours for "Odoo cannot be reached, try again later" (issue 26): a code of the
+#: implementation-defined server-error band (-32000..-32019), not -32603, which says the
+#: server itself failed; -32000 is left alone (the SDK's client reads it as its own
+#: connection closing)
+ODOO_UNAVAILABLE: Final = -32003
 
 
 def as_mcp_error(exc: Exception, model: str | None, what: str) -> MCPError:
-    """REQ-06-23: every failure is an error with the SPEC-10 object as data, never empty."""
+    """REQ-06-23: every failure is an error with the SPEC-10 object as data, never empty.
+
+    REQ-10-15: Odoo unreachable (the classification tools use: category connection, retry
+    true) is ODOO_UNAVAILABLE, not -32603: the client may retry; only what no category
+    explains is an internal error.
+    """
     if isinstance(exc, InvalidResourceUri):
         exc = invalid_request(str(exc))
     response = classify(exc, model=model, method=what)
@@ -114,5 +125,6 @@ def as_mcp_error(exc: Exception, model: str | None, what: str) -> MCPError:
         ErrorCategory.VALIDATION: INVALID_PARAMS,
         ErrorCategory.NOT_FOUND: RESOURCE_NOT_FOUND,
         ErrorCategory.ACCESS: REFUSED,
-    }.get(response.category, -32603)
+        ErrorCategory.CONNECTION: ODOO_UNAVAILABLE,
+    }.get(response.category, INTERNAL_ERROR)
     return MCPError(code, response.message, to_payload(response))

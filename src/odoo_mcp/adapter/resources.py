@@ -3,8 +3,8 @@ from :mod:`odoo_mcp.resources`.
 
 A refusal is a JSON-RPC error whose ``data`` is the SPEC-10 error object (decision 27): -32602
 for a bad URI, argument or domain, -32002 for something that does not exist, -32001 for a
-refusal (safety policy or Odoo access rights: never an empty answer, REQ-06-23), -32603 for
-anything else (Odoo unreachable...).
+refusal (safety policy or Odoo access rights: never an empty answer, REQ-06-23), -32003 for
+Odoo unreachable (retry later), -32603 for anything else.
 """
 
 from __future__ import annotations
@@ -87,7 +87,9 @@ class ResourceHandlers:
 
 
 def model_of(uri: str) -> str | None:
+    """REQ-06-23: the model a URI names, for the error it is refused with; None when it
+    names none (it is called while handling an error: it must not raise one itself)."""
     try:
         return parse_uri(uri).model
-    except InvalidResourceUri:
+    except (InvalidResourceUri, ValueError, RecursionError):
         return None

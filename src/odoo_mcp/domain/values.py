@@ -14,7 +14,14 @@ import re
 from datetime import datetime
 from typing import Any, Final, NoReturn
 
-__all__ = ["DomainError", "check_date_value", "check_value", "describe", "operator_error"]
+__all__ = [
+    "DomainError",
+    "check_date_value",
+    "check_value",
+    "describe",
+    "is_spec_operator",
+    "operator_error",
+]
 
 ORDERING: Final = frozenset({">", ">=", "<", "<="})
 PATTERN: Final = frozenset({"like", "not like", "ilike", "not ilike", "=like", "=ilike"})
@@ -76,8 +83,12 @@ class DomainError(Exception):
 
 
 def render(value: Any) -> str:
-    """REQ-04a-14: a value as the caller would write it (JSON)."""
-    return json.dumps(value, ensure_ascii=False, default=repr)
+    """REQ-04a-14: a value as the caller would write it (JSON); one nested deeper than the
+    encoder goes is named, not shown (the refusal stays an INVALID_DOMAIN, issue 26)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except RecursionError:
+        return "(a value nested too deeply to show)"
 
 
 def describe(value: Any) -> str:
@@ -166,6 +177,12 @@ def check_value(path: str, operator: str, value: Any) -> None:
         _fail(operator, value, need, "Compare against a plain value", [[path, operator, False]])
 
 
+def is_spec_operator(operator: object) -> bool:
+    """REQ-04a-04: one of the 16 operators; a list or an object is simply not one (a set
+    lookup of an unhashable value would raise TypeError, an internal error, issue 26)."""
+    return isinstance(operator, str) and operator in ALL
+
+
 def _corrected_operator(operator: str) -> str | None:
     lowered = " ".join(operator.lower().split())
     if lowered in ALL:
@@ -185,7 +202,7 @@ def operator_error(path: str, operator: Any, value: Any) -> DomainError:
         sub = value[0] if isinstance(value, list | tuple) and value else None
         if isinstance(sub, list | tuple) and len(sub) == 3 and isinstance(sub[0], str):
             leaf = [f"{path}.{sub[0]}", sub[1], sub[2]]
-            if sub[1] in ALL and _valid(leaf[0], sub[1], sub[2]):
+            if is_spec_operator(sub[1]) and _valid(leaf[0], sub[1], sub[2]):
                 fixed = [leaf] if operator == "any" else ["!", leaf]
         hint = "Use a dotted path through the relation instead of 'any'"
     elif operator == "=?":
