@@ -7,12 +7,14 @@ Odoo, except where a middleware alone is asked (the body limit: how much of a bo
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx2
 import pytest
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
+from mcp.types import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR
 
 from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
 from fake_odoo.handle import FakeOdoo
@@ -20,6 +22,7 @@ from fake_odoo.testing import FakeOdooTransport
 from mcp_servers import fake_config
 from odoo_mcp.adapter.http.app import build_http_app
 from odoo_mcp.adapter.http.auth import CallerConnections
+from odoo_mcp.adapter.http.early import EarlyMethods
 from odoo_mcp.adapter.server import build_server
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.connection.settings import ConnectionSettings
@@ -109,6 +112,71 @@ async def test_a_token_verified_before_odoo_went_down_keeps_working(fake: FakeOd
         assert unknown.status_code == 503
 
 
+# -- 2. the body limit holds before any parsing --------------------------------------------------
+
+
+async def _run_early(
+    chunks: Iterator[bytes], headers: list[tuple[bytes, bytes]] | None = None
+) -> tuple[int, dict[str, Any], int, bool]:
+    """EarlyMethods alone, fed ``chunks`` one receive at a time: the status, the JSON body,
+    how many chunks it pulled, and whether the app behind it was reached."""
+    pulled = 0
+    reached = False
+    sent: list[dict[str, Any]] = []
+
+    async def app(_scope: Any, _receive: Any, _send: Any) -> None:
+        nonlocal reached
+        reached = True
+
+    async def receive() -> dict[str, Any]:
+        nonlocal pulled
+        chunk = next(chunks, None)
+        if chunk is None:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        pulled += 1
+        return {"type": "http.request", "body": chunk, "more_body": True}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": headers or []}
+    await EarlyMethods(app, mcp_path="/mcp")(scope, receive, send)
+    status = sent[0]["status"] if sent else 0
+    body = json.loads(b"".join(m.get("body", b"") for m in sent[1:]) or b"null")
+    return status, body, pulled, reached
+
+
+CHUNK = 65536
+#: chunks of a body three times the limit (bounded: a middleware that reads it all must end)
+OVERSIZE_CHUNKS = 3 * DEFAULT_MAX_REQUEST_BODY_SIZE // CHUNK
+
+
+def _oversize_ping() -> Iterator[bytes]:
+    yield b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "'
+    for _ in range(OVERSIZE_CHUNKS):
+        yield b"x" * CHUNK
+    yield b'"}}'
+
+
+async def test_the_early_middleware_refuses_an_oversize_body_without_reading_it_all() -> None:
+    """REQ-HTTP-08: past the SDK's own limit, 413 with a JSON-RPC error; the reading stops
+    there, long before the body's end."""
+    status, body, pulled, reached = await _run_early(_oversize_ping())
+    assert status == 413 and not reached
+    assert body["jsonrpc"] == "2.0" and body["id"] is None
+    assert body["error"]["code"] == INVALID_REQUEST and "too large" in body["error"]["message"]
+    assert pulled * CHUNK <= DEFAULT_MAX_REQUEST_BODY_SIZE + 2 * CHUNK
+
+
+async def test_a_declared_oversize_body_is_refused_before_reading_any_of_it() -> None:
+    length = str(DEFAULT_MAX_REQUEST_BODY_SIZE + 1).encode()
+    status, body, pulled, _ = await _run_early(_oversize_ping(), [(b"content-length", length)])
+    assert status == 413 and pulled == 0 and body["error"]["code"] == INVALID_REQUEST
+
+
+# -- 3. open sessions per caller are capped ------------------------------------------------------
+
+
 # -- 4. malformed headers and bodies are 4xx, never 500 ------------------------------------------
 
 
@@ -122,3 +190,34 @@ async def test_a_non_ascii_bearer_token_is_401_invalid_token(fake: FakeOdoo) -> 
         assert answer.json()["error"] == "invalid_token"
         assert answer.headers["www-authenticate"].startswith("Bearer ")
         assert fake.calls == []
+
+
+@pytest.mark.parametrize(
+    "shape", ["[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000]
+)
+async def test_a_deeply_nested_body_is_a_400_parse_error(fake: FakeOdoo, shape: str) -> None:
+    """REQ-HTTP-08: a malformed body is a 400 parse error, with or without a session."""
+    async with served(fake) as http:
+        started = await http.post("/mcp", json=INIT, headers=_bearer(ADMIN_API_KEY))
+        session = {"mcp-session-id": started.headers["mcp-session-id"]}
+        for headers in (_bearer(ADMIN_API_KEY), {**_bearer(ADMIN_API_KEY), **session}):
+            answer = await http.post("/mcp", content=shape.encode(), headers=headers)
+            assert answer.status_code == 400, answer.text
+            assert answer.json()["error"]["code"] == PARSE_ERROR
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"jsonrpc": "2.0", "id": NaN, "method": "ping"}',
+     '{"jsonrpc": "2.0", "id": [1], "method": "ping"}',
+     '{"jsonrpc": "2.0", "id": {}, "method": "no/such/method"}'],
+)  # fmt: skip
+async def test_an_id_json_rpc_does_not_allow_is_never_echoed_in_an_early_answer(
+    fake: FakeOdoo, body: str
+) -> None:
+    """REQ-HTTP-08: the early answers (ping, unknown method) echo the request's id: one that
+    is not a JSON-RPC id (NaN is not even JSON) is the transport's 400 instead."""
+    async with served(fake) as http:
+        answer = await http.post("/mcp", content=body.encode(), headers=_bearer(ADMIN_API_KEY))
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["error"]["code"] in (PARSE_ERROR, INVALID_PARAMS, INVALID_REQUEST)

@@ -94,7 +94,9 @@ def build_http_app(
         host=config.host,
         transport_security=transport_security(config),
     )
-    mcp_app = EarlyMethods(mcp_app, mcp_path=config.mcp_path)
+    # issue 26: the early middleware reads bodies before the SDK, so it holds the SDK's limit
+    limit = server.session_manager.max_request_body_size
+    mcp_app = EarlyMethods(mcp_app, mcp_path=config.mcp_path, max_body_size=limit)
     if config.http_auth_enabled:
         callers = callers or CallerConnections(
             config.connection_settings(),
