@@ -6,6 +6,7 @@ Odoo, except where a middleware alone is asked (the body limit: how much of a bo
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -23,7 +24,9 @@ from mcp_servers import fake_config
 from odoo_mcp.adapter.http.app import build_http_app
 from odoo_mcp.adapter.http.auth import CallerConnections
 from odoo_mcp.adapter.http.early import EarlyMethods
+from odoo_mcp.adapter.http.sessions import MAX_SESSIONS_PER_CALLER, SESSION_IDLE_TIMEOUT, SessionCap
 from odoo_mcp.adapter.server import build_server
+from odoo_mcp.callers import Caller, acting_as
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.connection.settings import ConnectionSettings
 
@@ -71,16 +74,6 @@ async def served(fake: FakeOdoo, **settings: object) -> AsyncIterator[httpx2.Asy
 
 def _bearer(token: str) -> dict[str, str]:
     return {**ACCEPT, "Authorization": f"Bearer {token}"}
-
-
-def _sse_json(answer: httpx2.Response) -> dict[str, Any]:
-    """The JSON-RPC message of a response, whether plain JSON or one SSE event."""
-    if answer.headers.get("content-type", "").startswith("application/json"):
-        data: dict[str, Any] = answer.json()
-        return data
-    lines = [line[5:] for line in answer.text.splitlines() if line.startswith("data:")]
-    data = json.loads(lines[-1])
-    return data
 
 
 # -- 1. a token Odoo has not verified is never admitted ------------------------------------------
@@ -175,6 +168,101 @@ async def test_a_declared_oversize_body_is_refused_before_reading_any_of_it() ->
 
 
 # -- 3. open sessions per caller are capped ------------------------------------------------------
+
+
+async def test_a_caller_past_its_session_cap_is_told_to_delete_old_sessions(fake: FakeOdoo) -> None:
+    """REQ-HTTP-16: each Odoo user keeps at most MAX_SESSIONS_PER_CALLER sessions open; the
+    one over is 429 with a JSON-RPC error naming DELETE; another user is not affected, and
+    a DELETE makes room."""
+    async with served(fake) as http:
+        admin = _bearer(ADMIN_API_KEY)
+        opened = []
+        for _ in range(MAX_SESSIONS_PER_CALLER):
+            started = await http.post("/mcp", json=INIT, headers=admin)
+            assert started.status_code == 200
+            opened.append(started.headers["mcp-session-id"])
+        over = await http.post("/mcp", json=INIT, headers=admin)
+        assert over.status_code == 429 and "mcp-session-id" not in over.headers
+        error = over.json()
+        assert error["jsonrpc"] == "2.0" and error["error"]["code"] == INVALID_REQUEST
+        assert "DELETE" in error["error"]["message"]
+        demo = await http.post("/mcp", json=INIT, headers=_bearer(DEMO_API_KEY))
+        assert demo.status_code == 200
+        ended = await http.delete("/mcp", headers={**admin, "mcp-session-id": opened[0]})
+        assert ended.status_code == 200
+        assert (await http.post("/mcp", json=INIT, headers=admin)).status_code == 200
+
+
+def test_sessions_idle_out_after_the_sdk_idle_timeout(fake: FakeOdoo) -> None:
+    """REQ-HTTP-03: the SDK closes a session idle for SESSION_IDLE_TIMEOUT; the cap counts
+    with the same timeout."""
+    config = fake_config(transport="http", http_auth="on")
+    connection = ConnectionManager(config.connection_settings())
+    server = build_server(config, connection)
+    build_http_app(server, config, connection)
+    assert server.session_manager.session_idle_timeout == SESSION_IDLE_TIMEOUT
+
+
+_session_ids = itertools.count()
+
+
+async def _open(
+    cap: SessionCap, uid: int, session: str | None, method: str = "POST", status: int = 200
+) -> tuple[int, str | None]:
+    """One request through ``cap`` as ``uid``, answered ``status`` by the app behind it, which
+    opens a new session when the request names none: the status seen, the session opened."""
+    sent: list[dict[str, Any]] = []
+    headers = [] if session is None else [(b"mcp-session-id", session.encode())]
+    opened = None if session is not None else f"s{next(_session_ids)}"
+
+    async def app(_scope: Any, _receive: Any, send: Any) -> None:
+        answer = [] if opened is None else [(b"mcp-session-id", opened.encode())]
+        await send({"type": "http.response.start", "status": status, "headers": answer})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    cap.app = app
+    scope = {"type": "http", "method": method, "path": "/mcp", "headers": headers}
+    with acting_as(Caller(ConnectionManager(fake_config().connection_settings()), uid)):
+        await cap(scope, receive, send)
+    return int(sent[0]["status"]), opened
+
+
+async def test_an_idle_session_stops_counting_against_the_cap() -> None:
+    """REQ-HTTP-16: a session idle past the timeout is closed by the SDK, so the cap stops
+    counting it; one in use keeps counting."""
+    now = [0.0]
+    cap = SessionCap(_never, mcp_path="/mcp", max_sessions=2, idle_timeout=60, clock=lambda: now[0])
+    first = (await _open(cap, 7, None))[1]
+    assert (await _open(cap, 7, None))[0] == 200
+    assert (await _open(cap, 7, None))[0] == 429
+    assert (await _open(cap, 8, None))[0] == 200  # another caller
+    now[0] += 30
+    assert (await _open(cap, 7, first))[0] == 200  # in use: its idle clock starts again
+    now[0] += 31  # the second idle for 61 s, the first for 31 s
+    assert (await _open(cap, 7, None))[0] == 200
+    assert (await _open(cap, 7, None))[0] == 429
+
+
+async def test_a_deleted_or_vanished_session_stops_counting_against_the_cap() -> None:
+    """REQ-HTTP-03: a DELETE ends a session; a 404 on it says the SDK no longer has it."""
+    cap = SessionCap(_never, mcp_path="/mcp", max_sessions=1)
+    opened = (await _open(cap, 7, None))[1]
+    assert (await _open(cap, 7, None))[0] == 429
+    assert (await _open(cap, 7, opened, "DELETE"))[0] == 200
+    opened = (await _open(cap, 7, None))[1]
+    assert (await _open(cap, 7, None))[0] == 429
+    assert (await _open(cap, 7, opened, status=404))[0] == 404
+    assert (await _open(cap, 7, None))[0] == 200
+
+
+async def _never(_scope: Any, _receive: Any, _send: Any) -> None:
+    raise AssertionError("replaced by each request")
 
 
 # -- 4. malformed headers and bodies are 4xx, never 500 ------------------------------------------

@@ -29,7 +29,7 @@ from mcp.types import (
 
 from odoo_mcp.adapter.http.auth import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["KNOWN_METHODS", "EarlyMethods"]
+__all__ = ["KNOWN_METHODS", "EarlyMethods", "answer", "rpc_error"]
 
 
 def _methods(union: Any) -> frozenset[str]:
@@ -45,7 +45,7 @@ def _methods(union: Any) -> frozenset[str]:
 KNOWN_METHODS: Final = _methods(ClientRequest) | _methods(ClientNotification)
 
 
-def _error(code: int, message: str) -> dict[str, Any]:
+def rpc_error(code: int, message: str) -> dict[str, Any]:
     """A JSON-RPC error answering no request id (the request was not read)."""
     return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
 
@@ -70,7 +70,7 @@ def _declared_length(scope: Scope) -> int | None:
     return None
 
 
-async def _answer(send: Send, status: int, body: dict[str, Any] | None) -> None:
+async def answer(send: Send, status: int, body: dict[str, Any] | None) -> None:
     content = json.dumps(body).encode() if body is not None else b""
     headers = [(b"content-length", str(len(content)).encode())]
     if body is not None:
@@ -115,12 +115,12 @@ class EarlyMethods:
     async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """REQ-HTTP-08: the body, or None when answered (413 past the limit, declared or
         reached: the rest is not read) or when the client went away."""
-        too_large = _error(
+        too_large = rpc_error(
             INVALID_REQUEST, f"Request body too large: the limit is {self.max_body_size} bytes"
         )
         declared = _declared_length(scope)
         if declared is not None and declared > self.max_body_size:
-            await _answer(send, 413, too_large)
+            await answer(send, 413, too_large)
             return None
         body = bytearray()
         while True:
@@ -129,7 +129,7 @@ class EarlyMethods:
                 return None
             body += message.get("body", b"")
             if len(body) > self.max_body_size:
-                await _answer(send, 413, too_large)
+                await answer(send, 413, too_large)
                 return None
             if not message.get("more_body"):
                 return bytes(body)
@@ -138,7 +138,9 @@ class EarlyMethods:
         try:
             request = json.loads(body, parse_constant=_not_json)
         except RecursionError:  # valid JSON perhaps, but deeper than anything a client sends
-            await _answer(send, 400, _error(PARSE_ERROR, "Parse error: the JSON nests too deeply"))
+            await answer(
+                send, 400, rpc_error(PARSE_ERROR, "Parse error: the JSON nests too deeply")
+            )
             return True
         except ValueError:
             return False  # the transport answers a parse error
@@ -152,13 +154,13 @@ class EarlyMethods:
             return False  # the transport refuses it (400): an answer cannot echo such an id
         if method not in KNOWN_METHODS:
             if not is_request:
-                await _answer(send, 202, None)  # a notification gets no answer
+                await answer(send, 202, None)  # a notification gets no answer
                 return True
             error = {"code": METHOD_NOT_FOUND, "message": f"Method not found: {method}"}
-            await _answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "error": error})
+            await answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "error": error})
             return True
         has_session = any(key.lower() == b"mcp-session-id" for key, _ in scope.get("headers", ()))
         if method == "ping" and is_request and not has_session:
-            await _answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": {}})
+            await answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": {}})
             return True
         return False
