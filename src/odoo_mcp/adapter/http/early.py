@@ -71,6 +71,7 @@ def _declared_length(scope: Scope) -> int | None:
 
 
 async def answer(send: Send, status: int, body: dict[str, Any] | None) -> None:
+    """A complete response: ``body`` as JSON, or none (202)."""
     content = json.dumps(body).encode() if body is not None else b""
     headers = [(b"content-length", str(len(content)).encode())]
     if body is not None:
