@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 
 from odoo_mcp.adapter.http.auth import BearerAuth, CallerConnections
 from odoo_mcp.adapter.http.early import EarlyMethods
+from odoo_mcp.adapter.http.sessions import SESSION_IDLE_TIMEOUT, SessionCap
 from odoo_mcp.adapter.stdio import DRAIN_SECONDS
 from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
@@ -93,8 +94,14 @@ def build_http_app(
         stateless_http=config.stateless_http,
         host=config.host,
         transport_security=transport_security(config),
+        session_idle_timeout=SESSION_IDLE_TIMEOUT,  # issue 26: set here, the cap counts with it
     )
-    mcp_app = EarlyMethods(mcp_app, mcp_path=config.mcp_path)
+    if config.http_auth_enabled and not config.stateless_http:
+        # issue 26: behind the early answers (a session-less ping opens nothing)
+        mcp_app = SessionCap(mcp_app, mcp_path=config.mcp_path, idle_timeout=SESSION_IDLE_TIMEOUT)
+    # issue 26: the early middleware reads bodies before the SDK, so it holds the SDK's limit
+    limit = server.session_manager.max_request_body_size
+    mcp_app = EarlyMethods(mcp_app, mcp_path=config.mcp_path, max_body_size=limit)
     if config.http_auth_enabled:
         callers = callers or CallerConnections(
             config.connection_settings(),

@@ -15,9 +15,10 @@ Decisions (spec/decisions.md, decision 29):
   at ``initialize`` that it must, instead of after its discovery requests;
 * 401 with ``WWW-Authenticate: Bearer`` for a missing or refused token, before anything reaches
   the MCP layer; a refused token is refused again for a minute without asking Odoo. When
-  Odoo cannot be reached to check a token, the request goes on with an unverified connection
-  that authenticates before its first Odoo call: the client sees the SPEC-10 connection
-  error it would see on stdio, and a bad token still reaches no data;
+  Odoo cannot be reached to check a token the server has not verified, the request is
+  answered 503 with ``Retry-After`` and reaches nothing (issue 26: an unverified token read
+  the safety configuration, the system information and prompts); a token verified earlier
+  and still kept goes on working;
 * a session belongs to the Odoo user whose request created it; a request on that session
   with another user's token is refused with 403 and reaches nothing;
 * each new token costs Odoo an authentication, so failed authentications are limited per
@@ -68,6 +69,8 @@ REFUSAL_MEMORY: Final = 60.0
 #: Failed authentications a client address may cost Odoo per window, then 429 until it slides.
 MAX_FAILED_AUTH: Final = 10
 FAILED_AUTH_WINDOW: Final = 60.0
+#: Seconds a client is told to wait when Odoo cannot be reached to check its token.
+ODOO_DOWN_RETRY_AFTER: Final = 5
 #: what a request whose authentication needs the shared state gets when it cannot be asked
 _STATE_DOWN: Final = (503, "temporarily_unavailable", "The server's shared state cannot be reached")
 
@@ -156,7 +159,8 @@ class CallerConnections:
         return ConnectionManager(settings, endpoint=self._endpoint, backoff=self._backoff)
 
     async def resolve(self, token: str, address: str | None = None) -> Caller:
-        """The caller's connection, authenticated; ``CallerRefused`` when it cannot be.
+        """REQ-HTTP-13: the caller's connection, authenticated; ``CallerRefused`` when it
+        cannot be (a malformed token is 401 without an Odoo call).
 
         ``address`` is the client's: a token the server does not know yet is not sent to Odoo
         from an address over its failed-authentication limit (429). ``StateUnavailable`` when
@@ -164,6 +168,11 @@ class CallerConnections:
         token = token.strip()
         if not token:
             raise CallerRefused(401, "invalid_request", "Authorization: Bearer <token> is empty")
+        if not (token.isascii() and token.isprintable()):
+            # issue 26: no API key has such bytes, and httpx cannot put them in a header (500)
+            raise CallerRefused(
+                401, "invalid_token", "The Bearer token is not an Odoo API key (printable ASCII)"
+            )
         # the map is keyed by a digest: no API key stays in memory as a dict key
         digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
         found = self._callers.get(digest)
@@ -211,7 +220,10 @@ class CallerConnections:
             await manager.close()
             await self._failed.succeeded(address)  # not the token's fault
             raise CallerRefused(
-                503, "temporarily_unavailable", f"Odoo cannot be reached to check the token: {exc}"
+                503,
+                "temporarily_unavailable",
+                f"Odoo cannot be reached to check the token: {exc}",
+                retry_after=ODOO_DOWN_RETRY_AFTER,
             ) from None
         except OdooError as exc:
             await manager.close()
@@ -229,11 +241,6 @@ class CallerConnections:
             raise
         logger.warning("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
         return manager
-
-    def unverified(self, token: str) -> Caller:
-        """A connection for a token Odoo could not check (Odoo unreachable): not connected and
-        not kept. Its first Odoo call authenticates, so a bad token still reaches no data."""
-        return Caller(self._manager_for(token)[1], None)
 
     async def _evict(self) -> None:
         while len(self._callers) > self._max:
@@ -300,6 +307,8 @@ class BearerAuth:
         return scope.get("type") == "http" and path == self.mcp_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """REQ-HTTP-13: only a token Odoo verified (now, or earlier and still kept) reaches the
+        endpoint; missing, malformed or refused is 401, unverifiable (Odoo down) is 503."""
         if not self._protects(scope):
             await self.app(scope, receive, send)
             return
@@ -313,7 +322,6 @@ class BearerAuth:
                 "Authentication required: send Authorization: Bearer <your Odoo API key>",
             )
             return
-        unverified = False
         client = scope.get("client")
         address = str(client[0]) if client else None
         try:
@@ -322,33 +330,25 @@ class BearerAuth:
             await _refuse(send, *_STATE_DOWN)
             return
         except CallerRefused as refused:
-            if refused.status != 503:
-                await _refuse(
-                    send, refused.status, refused.error, refused.description, refused.retry_after
-                )
-                return
-            # Odoo is unreachable, so the token cannot be checked now: the request goes on with
-            # a connection of its own that authenticates before any Odoo call, and the client
-            # gets SPEC-10 connection errors (retry: true) instead of a transport failure.
-            caller, unverified = self.callers.unverified(token), True
+            # 503 included (Odoo unreachable): a token nobody verified never gets in
+            await _refuse(
+                send, refused.status, refused.error, refused.description, refused.retry_after
+            )
+            return
+        session = _header(scope, b"mcp-session-id")
+        owner: int | None = None
         try:
-            session = _header(scope, b"mcp-session-id")
-            owner: int | None = None
-            try:
-                # one state read a request: the owner, its expiry renewed (state.owner)
-                owner = await self.state.owner(session) if session is not None else None
-                refusal = _session_refusal(owner, caller.uid)
-            except StateUnavailable:
-                refusal = _STATE_DOWN
-            if refusal is not None:
-                await _refuse(send, *refusal)
-                return
-            with acting_as(caller):  # REQ-HTTP-15: the one place a caller is set
-                binding = self._binding(scope, send, caller.uid, owned=owner is not None)
-                await self.app(scope, receive, binding)
-        finally:
-            if unverified:
-                await caller.connection.close()
+            # one state read a request: the owner, its expiry renewed (state.owner)
+            owner = await self.state.owner(session) if session is not None else None
+            refusal = _session_refusal(owner, caller.uid)
+        except StateUnavailable:
+            refusal = _STATE_DOWN
+        if refusal is not None:
+            await _refuse(send, *refusal)
+            return
+        with acting_as(caller):  # REQ-HTTP-15: the one place a caller is set
+            binding = self._binding(scope, send, caller.uid, owned=owner is not None)
+            await self.app(scope, receive, binding)
 
     def _binding(self, scope: Scope, send: Send, uid: int | None, *, owned: bool) -> Send:
         """REQ-HTTP-14: the session a response creates belongs to the requesting user.

@@ -6,6 +6,10 @@ streamable HTTP transport (mcp 2.3) does neither: it refuses a ``ping`` without 
 (400) and looks an unknown session up before it sees an unknown method (404). This ASGI
 middleware sits in front of it (behind the Bearer check, decision 29) and answers those two
 cases itself; every other request reaches the SDK unchanged.
+
+Issue 26: it reads the body before the SDK does, so it applies the SDK's body limit itself
+(413 once the limit is passed, the rest never read) and answers a body nested too deeply to
+parse as the parse error it is (400), instead of failing with a 500.
 """
 
 from __future__ import annotations
@@ -14,11 +18,18 @@ import json
 import typing
 from typing import Any, Final
 
-from mcp.types import METHOD_NOT_FOUND, ClientNotification, ClientRequest
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
+from mcp.types import (
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    ClientNotification,
+    ClientRequest,
+)
 
 from odoo_mcp.adapter.http.auth import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["KNOWN_METHODS", "EarlyMethods"]
+__all__ = ["KNOWN_METHODS", "EarlyMethods", "answer", "rpc_error"]
 
 
 def _methods(union: Any) -> frozenset[str]:
@@ -34,7 +45,33 @@ def _methods(union: Any) -> frozenset[str]:
 KNOWN_METHODS: Final = _methods(ClientRequest) | _methods(ClientNotification)
 
 
-async def _answer(send: Send, status: int, body: dict[str, Any] | None) -> None:
+def rpc_error(code: int, message: str) -> dict[str, Any]:
+    """A JSON-RPC error answering no request id (the request was not read)."""
+    return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+
+
+def _not_json(constant: str) -> Any:
+    """NaN and Infinity: Python reads them, JSON has no such values (nor may an answer)."""
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _valid_id(value: object) -> bool:
+    """A JSON-RPC id is a string or an integer (a bool is not one)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _declared_length(scope: Scope) -> int | None:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None  # the server refuses it before the app is called
+    return None
+
+
+async def answer(send: Send, status: int, body: dict[str, Any] | None) -> None:
+    """A complete response: ``body`` as JSON, or none (202)."""
     content = json.dumps(body).encode() if body is not None else b""
     headers = [(b"content-length", str(len(content)).encode())]
     if body is not None:
@@ -47,24 +84,22 @@ class EarlyMethods:
     """REQ-HTTP-04/09: ``ping`` without a session is answered; an unknown method is -32601
     whatever the session header says, before the transport looks the session up."""
 
-    def __init__(self, app: ASGIApp, *, mcp_path: str) -> None:
+    def __init__(
+        self, app: ASGIApp, *, mcp_path: str, max_body_size: int = DEFAULT_MAX_REQUEST_BODY_SIZE
+    ) -> None:
         self.app = app
         self.mcp_path = mcp_path.rstrip("/") or "/"
+        #: the SDK's limit (its default unless the app is built with another)
+        self.max_body_size = max_body_size
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = str(scope.get("path", "")).rstrip("/") or "/"
         if scope.get("type") != "http" or scope.get("method") != "POST" or path != self.mcp_path:
             await self.app(scope, receive, send)
             return
-        chunks: list[bytes] = []
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body"):
-                break
-        body = b"".join(chunks)
+        body = await self._read_body(scope, receive, send)
+        if body is None:
+            return
         if await self._answered(scope, body, send):
             return
         replayed = False
@@ -78,9 +113,36 @@ class EarlyMethods:
 
         await self.app(scope, replay, send)
 
+    async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+        """REQ-HTTP-08: the body, or None when answered (413 past the limit, declared or
+        reached: the rest is not read) or when the client went away."""
+        too_large = rpc_error(
+            INVALID_REQUEST, f"Request body too large: the limit is {self.max_body_size} bytes"
+        )
+        declared = _declared_length(scope)
+        if declared is not None and declared > self.max_body_size:
+            await answer(send, 413, too_large)
+            return None
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return None
+            body += message.get("body", b"")
+            if len(body) > self.max_body_size:
+                await answer(send, 413, too_large)
+                return None
+            if not message.get("more_body"):
+                return bytes(body)
+
     async def _answered(self, scope: Scope, body: bytes, send: Send) -> bool:
         try:
-            request = json.loads(body)
+            request = json.loads(body, parse_constant=_not_json)
+        except RecursionError:  # valid JSON perhaps, but deeper than anything a client sends
+            await answer(
+                send, 400, rpc_error(PARSE_ERROR, "Parse error: the JSON nests too deeply")
+            )
+            return True
         except ValueError:
             return False  # the transport answers a parse error
         if not isinstance(request, dict) or request.get("jsonrpc") != "2.0":
@@ -89,15 +151,17 @@ class EarlyMethods:
         if not isinstance(method, str):
             return False  # a response from the client
         is_request = "id" in request
+        if is_request and not _valid_id(request["id"]):
+            return False  # the transport refuses it (400): an answer cannot echo such an id
         if method not in KNOWN_METHODS:
             if not is_request:
-                await _answer(send, 202, None)  # a notification gets no answer
+                await answer(send, 202, None)  # a notification gets no answer
                 return True
             error = {"code": METHOD_NOT_FOUND, "message": f"Method not found: {method}"}
-            await _answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "error": error})
+            await answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "error": error})
             return True
         has_session = any(key.lower() == b"mcp-session-id" for key, _ in scope.get("headers", ()))
         if method == "ping" and is_request and not has_session:
-            await _answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": {}})
+            await answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": {}})
             return True
         return False
