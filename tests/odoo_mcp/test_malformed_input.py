@@ -269,12 +269,6 @@ async def test_a_prompt_while_odoo_is_down_is_a_connection_error_not_an_internal
     _assert_odoo_unavailable(caught.value)
 
 
-@pytest.mark.xfail(
-    reason="core_execute._is_leaf looks a list operator up in OPERATORS (TypeError, -32603); "
-    "core_execute.py is being rewritten elsewhere: odoo_mcp.domain.values.is_spec_operator "
-    "is the lookup that cannot raise",
-    strict=False,
-)
 async def test_execute_with_a_leaf_whose_operator_is_a_list_is_no_internal_error() -> None:
     args = {"model": "res.partner", "method": "search", "args": [[["name", ["="], "x"]]]}
     async with Client(fake_server(FakeOdoo("19.0"), mode="full"), mode="legacy") as client:
