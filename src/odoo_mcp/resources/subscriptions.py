@@ -9,6 +9,12 @@ round checks itself with one cheap call while anyone subscribes to it (REQ-06-15
 Notifications go to handshake-era sessions (``send_resource_updated``) and to the 2026-era
 listen streams (``publish``: the MCP adapter gives the SDK's subscription bus). A session whose
 notification fails is closed: its subscriptions are dropped.
+
+Issue 26: a subscription runs as its subscriber. Subscribing reads the record as the caller
+(over HTTP with authentication, that caller's own Odoo user): a caller who cannot read it gets
+the error and no subscription. Each round polls once per model and caller, as that caller, so
+a record the caller can no longer read simply stops notifying it; the bus is told of a change
+only when every listen stream subscribed to the URI saw it as its own caller.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Any, Final
 
 import anyio
 
+from odoo_mcp.callers import Caller, acting_as, current_caller
 from odoo_mcp.connection import OdooError
 from odoo_mcp.connection.base import OdooCalls
 from odoo_mcp.errors import ToolError
@@ -48,6 +55,8 @@ class SubscriptionRefused(ValueError):
 class _Client:
     session: Any  # None for a 2026-era listen stream: notified through the bus only
     uris: set[str] = field(default_factory=set)
+    #: who subscribed: polls run as this caller (None: the server's own Odoo user)
+    caller: Caller | None = None
 
 
 class SubscriptionManager:
@@ -66,7 +75,8 @@ class SubscriptionManager:
         self.interval = interval
         self.publish = publish
         self.clients: dict[str, _Client] = {}
-        self.write_dates: dict[tuple[str, int], Any] = {}
+        #: (subscriber, model, id) -> the write_date that subscriber last saw
+        self.write_dates: dict[tuple[object, str, int], Any] = {}
         self.last_state: str | None = None
 
     async def subscribe(self, client: str, session: Any, uri: str) -> None:
@@ -78,26 +88,36 @@ class SubscriptionManager:
                 f"{uri} cannot be subscribed to: only odoo://record/<model>/<id> and "
                 "odoo://system/info can"
             )
-        entry = self.clients.setdefault(client, _Client(session))
-        entry.session = session
-        if uri not in entry.uris and len(entry.uris) >= MAX_SUBSCRIPTIONS:
+        caller = current_caller()
+        entry = self.clients.get(client)
+        if entry is not None and entry.uris and _caller_key(entry.caller) != _caller_key(caller):
+            raise SubscriptionRefused("this client subscribed as another Odoo user")
+        if (
+            uri not in (entry.uris if entry else ())
+            and entry
+            and len(entry.uris) >= MAX_SUBSCRIPTIONS
+        ):
             raise SubscriptionRefused(
                 f"at most {MAX_SUBSCRIPTIONS} subscriptions per client: unsubscribe from one first"
             )
         if ref.kind == "record" and ref.model and ref.record_id:
             self.policy.check_operation(Operation.READ, ref.model)
-            key = (ref.model, ref.record_id)
-            if key not in self.write_dates:
-                rows = await self.odoo.read(ref.model, [ref.record_id], ["write_date"])
-                if not rows:
-                    raise ToolError(
-                        "NOT_FOUND",
-                        f"{ref.model} record {ref.record_id} does not exist",
-                        category=ErrorCategory.NOT_FOUND,
-                    )
-                self.write_dates[key] = rows[0].get("write_date")
+            # read as the subscriber, always: the access check (issue 26) and the baseline
+            rows = await self.odoo.read(ref.model, [ref.record_id], ["write_date"])
+            if not rows:
+                raise ToolError(
+                    "NOT_FOUND",
+                    f"{ref.model} record {ref.record_id} does not exist",
+                    category=ErrorCategory.NOT_FOUND,
+                )
+            self.write_dates.setdefault(
+                (_caller_key(caller), ref.model, ref.record_id), rows[0].get("write_date")
+            )
         else:
             self.last_state = self._state()
+        entry = self.clients.setdefault(client, _Client(session, caller=caller))
+        entry.session = session
+        entry.caller = caller
         entry.uris.add(uri)
 
     def unsubscribe(self, client: str, uri: str) -> None:
@@ -132,38 +152,43 @@ class SubscriptionManager:
         connection and notifies it when the connection's state differs from the last round's.
         A model Odoo cannot answer for is retried next round; the others are still polled.
         """
-        wanted: dict[str, set[int]] = defaultdict(set)
+        wanted: dict[tuple[object, str], set[int]] = defaultdict(set)
+        callers: dict[object, Caller | None] = {}
         info_wanted = False
         for entry in self.clients.values():
+            key = _caller_key(entry.caller)
+            callers[key] = entry.caller
             for uri in entry.uris:
                 ref = parse_uri(uri)
                 if ref.kind == "record" and ref.model and ref.record_id:
-                    wanted[ref.model].add(ref.record_id)
+                    wanted[(key, ref.model)].add(ref.record_id)
                 info_wanted = info_wanted or ref.kind == "system_info"
-        changed: list[str] = []
-        for model, ids in sorted(wanted.items()):
+        seen: set[tuple[object, str]] = set()  # (subscriber, uri) that changed as it sees it
+        for (key, model), ids in sorted(wanted.items(), key=lambda item: repr(item[0])):
             try:
-                rows = await self.odoo.search_read(
-                    model,
-                    [["id", "in", sorted(ids)]],
-                    ["write_date"],
-                    context={"active_test": False},
-                )
+                with acting_as(callers[key]):  # issue 26: as the subscriber, not as us
+                    rows = await self.odoo.search_read(
+                        model,
+                        [["id", "in", sorted(ids)]],
+                        ["write_date"],
+                        context={"active_test": False},
+                    )
             except OdooError as exc:
                 logger.warning("subscription poll of %s failed: %s", model, exc)
                 continue
             for row in rows:
-                key = (model, int(row["id"]))
-                if self.write_dates.get(key) != row.get("write_date"):
-                    self.write_dates[key] = row.get("write_date")
-                    changed.append(f"odoo://record/{model}/{row['id']}")
+                mark = (key, model, int(row["id"]))
+                if self.write_dates.get(mark) != row.get("write_date"):
+                    self.write_dates[mark] = row.get("write_date")
+                    seen.add((key, f"odoo://record/{model}/{row['id']}"))
         if info_wanted and not wanted:
             await self._probe()  # a record poll, when there is one, is the probe already
         state = self._state()
         if self.last_state is not None and state != self.last_state:
-            changed.append(SYSTEM_INFO)
+            seen |= {(key, SYSTEM_INFO) for key in callers}
         self.last_state = state
-        await self._notify(changed)
+        changed = sorted({uri for _, uri in seen})
+        await self._notify(changed, seen)
         return changed
 
     async def poll_forever(self) -> None:
@@ -177,15 +202,27 @@ class SubscriptionManager:
                 except Exception:  # Odoo unreachable for a round: try again next time
                     logger.warning("subscription poll round failed", exc_info=True)
 
-    async def _notify(self, uris: list[str]) -> None:
+    async def _notify(self, uris: list[str], seen: set[tuple[object, str]]) -> None:
+        """REQ-06-13: each session subscribed to a changed URI is told, if it saw the change
+        as its own caller; the bus, if every listen stream subscribed to it saw it."""
         for uri in uris:
+            everyone_saw = True
             for client, entry in list(self.clients.items()):
-                if uri not in entry.uris or entry.session is None:
+                if uri not in entry.uris:
+                    continue
+                saw = (_caller_key(entry.caller), uri) in seen
+                everyone_saw = everyone_saw and saw
+                if entry.session is None or not saw:
                     continue
                 try:
                     await entry.session.send_resource_updated(uri)
                 except Exception:  # the session is gone: forget it
                     logger.info("dropping the subscriptions of closed session %s", client)
                     self.drop_client(client)
-            if self.publish is not None:
+            if self.publish is not None and everyone_saw:
                 await self.publish(uri)
+
+
+def _caller_key(caller: Caller | None) -> object:
+    """Subscribers that poll alike: the same Odoo user (None: the server's own)."""
+    return None if caller is None else (id(caller.connection), caller.uid)
