@@ -199,7 +199,12 @@ def _kw(**parts: Any) -> st.SearchStrategy[dict[str, Any]]:
 
 PMODEL = st.sampled_from(["res.partner", "res.partner", "sale.order", "crm.lead", "res.users"])
 EXECUTE = st.one_of(
-    _execute(PMODEL, "search_read", st.tuples(DOMAIN).map(list), _kw(fields=FIELDS, order=ORDER, limit=LIMIT)),
+    _execute(
+        PMODEL,
+        "search_read",
+        st.tuples(DOMAIN).map(list),
+        _kw(fields=FIELDS, order=ORDER, limit=LIMIT),
+    ),
     _execute(PMODEL, "search", st.tuples(DOMAIN).map(list), _kw(order=ORDER, limit=LIMIT)),
     _execute(PMODEL, "search_count", st.tuples(DOMAIN).map(list), st.just({})),
     _execute(PMODEL, "read", st.tuples(IDS).map(list), _kw(fields=FIELDS)),
@@ -320,8 +325,14 @@ TOOLS = st.one_of(
         "odoo_core_search_read",
         st.fixed_dictionaries(
             {"model": MODEL},
-            optional={"domain": DOMAIN, "fields": FIELDS, "order": ORDER, "limit": LIMIT,
-                      "offset": st.sampled_from([0, 1, 5]), "context": CONTEXT},
+            optional={
+                "domain": DOMAIN,
+                "fields": FIELDS,
+                "order": ORDER,
+                "limit": LIMIT,
+                "offset": st.sampled_from([0, 1, 5]),
+                "context": CONTEXT,
+            },
         ),
     ),
     _tool("odoo_core_count", st.fixed_dictionaries({"model": MODEL, "domain": DOMAIN})),
@@ -344,8 +355,11 @@ TOOLS = st.one_of(
     _tool(
         "odoo_core_list_models",
         st.fixed_dictionaries(
-            {}, optional={"filter": st.sampled_from(["crm", "lead", "partner", "res"]),
-                          "transient": st.booleans()}
+            {},
+            optional={
+                "filter": st.sampled_from(["crm", "lead", "partner", "res"]),
+                "transient": st.booleans(),
+            },
         ),
     ),
     _tool("odoo_core_list_toolsets", st.just({})),
@@ -357,8 +371,10 @@ TOOLS = st.one_of(
     _tool("odoo_core_unlink", st.fixed_dictionaries({"model": MODEL, "ids": PARTNER_IDS})),
     _tool(
         "customers.search",
-        st.fixed_dictionaries({"query": st.sampled_from([t for t in TEXT_VALUES if t])},
-                              optional={"limit": st.sampled_from([1, 5, 100])}),
+        st.fixed_dictionaries(
+            {"query": st.sampled_from([t for t in TEXT_VALUES if t])},
+            optional={"limit": st.sampled_from([1, 5, 100])},
+        ),
     ),
     _tool(
         "orders.get",
@@ -374,13 +390,21 @@ TOOLS = st.one_of(
     ),
 )
 
-RESOURCE_MODELS = st.sampled_from(["res.partner", "crm.lead", "sale.order", "res.users", "res.company"])
+RESOURCE_MODELS = st.sampled_from(
+    ["res.partner", "crm.lead", "sale.order", "res.users", "res.company"]
+)
 RESOURCES = st.one_of(
     st.sampled_from(
-        ["odoo://system/info", "odoo://system/modules", "odoo://system/toolsets", "odoo://config/safety"]
+        [
+            "odoo://system/info",
+            "odoo://system/modules",
+            "odoo://system/toolsets",
+            "odoo://config/safety",
+        ]
     ),
     st.builds(
-        lambda m, k: f"odoo://model/{m}/{k}", RESOURCE_MODELS,
+        lambda m, k: f"odoo://model/{m}/{k}",
+        RESOURCE_MODELS,
         st.sampled_from(["fields", "methods", "states"]),
     ),
     st.builds(lambda m, i: f"odoo://record/{m}/{i}", RESOURCE_MODELS, st.integers(1, 40)),
@@ -410,8 +434,11 @@ PROMPTS = st.one_of(
         RESOURCE_MODELS,
     ),
     st.builds(
-        lambda m, q: {"kind": "prompt", "name": "odoo_search_help",
-                      "arguments": {"model_name": m, "query": q}},
+        lambda m, q: {
+            "kind": "prompt",
+            "name": "odoo_search_help",
+            "arguments": {"model_name": m, "query": q},
+        },
         RESOURCE_MODELS,
         st.sampled_from([t for t in TEXT_VALUES if t]),
     ),

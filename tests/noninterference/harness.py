@@ -19,9 +19,9 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
-from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client, MCPError
 
 from mcp_servers import fake_server
@@ -203,9 +203,10 @@ async def _answer(client: Client, call: dict[str, Any]) -> Any:
             dumped[key] = [_parsed(item) for item in dumped.get(key, [])]
         return dumped
     except MCPError as exc:
-        return {"error": {"code": exc.error.code, "message": exc.error.message,
-                          "data": exc.error.data}}
-    except Exception as exc:  # noqa: BLE001 - a crash of the client side is an answer too
+        return {
+            "error": {"code": exc.error.code, "message": exc.error.message, "data": exc.error.data}
+        }
+    except Exception as exc:  # a crash on the client side is an answer too
         return {"exception": type(exc).__name__, "message": str(exc)[:500]}
 
 
@@ -307,7 +308,7 @@ def summary(findings: list[Finding], examples_per_class: int = 1, width: int = 6
         canary = sum(1 for f in group if f.canaries)
         differ = sum(1 for f in group if f.differs)
         lines.append(f"- {key}: {len(group)} ({differ} differ, {canary} with canaries) in {where}")
-    for key, group in ranked:
+    for _key, group in ranked:
         lines.append("")
         lines.extend(f.report(width) for f in group[:examples_per_class])
     return "\n".join(lines)
