@@ -13,6 +13,7 @@ names mentioned) with one example each.  Exit status 1 on any difference or cana
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -32,12 +33,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--users", default=",".join(USERS), help="comma-separated users")
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--examples", type=int, default=1, help="examples shown per class")
+    parser.add_argument(
+        "--field-blocklist",
+        default="email",
+        help="the server's field_blocklist (the twins differ in email only: blocking more,"
+        " e.g. email,email_normalized,email_formatted,opportunity_ids, finds what else leaks)",
+    )
     args = parser.parse_args(argv)
     combos = [(m, u) for m in args.modes.split(",") for u in args.users.split(",")]
     everything: list[Finding] = []
     rows = []
     started = time.monotonic()
-    with twin_servers(combos) as servers:
+    internal: dict[str, list[object]] = {}
+    with twin_servers(combos, {"field_blocklist": args.field_blocklist}) as servers:
         for combo in combos:
             s = servers[combo]
             findings: list[Finding] = []
@@ -49,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
                 findings += explore(s, todo, seed=args.seed + 1000 * round_)
                 round_ += 1
             everything += findings
+            for key, (count, call, answer) in s.internal.items():
+                seen = internal.setdefault(key, [0, call, answer])
+                seen[0] += count  # type: ignore[operator]
             row = (
                 f"{combo[0]:<10} {combo[1]:<6} calls={s.calls:<6} "
                 f"differ={sum(f.differs for f in findings):<5} "
@@ -61,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
             print(row, flush=True)
     print(f"\n== per mode/user ({time.monotonic() - started:.0f}s)")
     print("\n".join(rows))
+    print("\n== internal errors (-32603 or category internal), by call shape")
+    for key, (count, call, answer) in sorted(internal.items(), key=lambda kv: -kv[1][0]):  # type: ignore[operator]
+        print(f"- {key}: {count}\n  call: {json.dumps(call)}\n  answer: {json.dumps(answer)[:300]}")
     print("\n== leak classes")
     print(summary(everything, examples_per_class=args.examples) if everything else "none")
     return 1 if everything else 0

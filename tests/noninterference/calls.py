@@ -449,3 +449,62 @@ LISTS = st.sampled_from(["tools", "resources", "templates", "prompts"]).map(
 
 calls = st.one_of(EXECUTE, EXECUTE, TOOLS, TOOLS, RESOURCES, PROMPTS, LISTS)
 call_sequences = st.lists(calls, min_size=1, max_size=3)
+
+
+def _ex(model: str, method: str, args: list[Any], kwargs: dict[str, Any] | None = None) -> Any:
+    arguments = {"model": model, "method": method, "args": args, "kwargs": kwargs or {}}
+    return {"kind": "tool", "name": "odoo_core_execute", "arguments": arguments}
+
+
+def _t(name: str, **arguments: Any) -> Any:
+    return {"kind": "tool", "name": name, "arguments": arguments}
+
+
+#: hand-picked oracles on the blocked data, one call each (the generated calls find them too,
+#: but not reliably in a CI-sized run)
+PROBES: list[dict[str, Any]] = [
+    _t("customers.search", query="canary"),
+    _t("customers.search", query="@example"),
+    _ex("res.partner", "name_search", ["canary"]),
+    _ex("res.partner", "name_search", [], {"name": "leak-x"}),
+    _t("odoo_core_count", model="res.partner", domain=[["display_name", "ilike", "canary"]]),
+    _t("odoo_core_count", model="res.partner", domain=[["child_ids", "ilike", "canary"]]),
+    _t("odoo_core_count", model="res.partner", domain=[["parent_id", "ilike", "canary"]]),
+    _t("odoo_core_count", model="sale.order", domain=[["partner_id", "ilike", "canary"]]),
+    _t("odoo_core_count", model="res.partner", domain=[["email_normalized", "ilike", "canary0"]]),
+    _t("odoo_core_count", model="res.partner", domain=[["opportunity_ids", "!=", False]]),
+    _t(
+        "odoo_core_search_read",
+        model="res.partner",
+        fields=["id"],
+        order="email_normalized desc",
+        limit=5,
+    ),
+    _t("odoo_core_read", model="res.partner", ids=[1, 3, 9], fields=["name", "email_formatted"]),
+    _t("odoo_core_read", model="res.partner", ids=[9]),
+    _ex("res.partner", "read", [[9]], {"fields": ["opportunity_ids"]}),
+    _ex("res.partner", "read_group", [[], ["email:count_distinct"], ["is_company"]]),
+    _ex("res.partner", "read_group", [[], ["alias:array_agg(email)"], ["is_company"]]),
+    _ex("res.partner", "read_group", [[], [], "email"]),
+    _ex("res.partner", "read_group", [], {"domain": [], "fields": ["id"], "groupby": "email"}),
+    _ex(
+        "res.partner",
+        "formatted_read_group",
+        [],
+        {"domain": [], "groupby": ["is_company"], "aggregates": ["email:array_agg"]},
+    ),
+    _ex("res.partner", "copy_data", [[9]]),
+    {"kind": "resource", "uri": "odoo://record/res.partner/9"},
+    {
+        "kind": "resource",
+        "uri": 'odoo://record/res.partner?domain=[["email_normalized","=",false]]',
+    },
+    {"kind": "resource", "uri": "odoo://system/info"},
+    _t(
+        "odoo_core_search_read",
+        model="res.partner",
+        fields=["display_name"],
+        context={"show_email": True},
+        limit=3,
+    ),
+]

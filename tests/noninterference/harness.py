@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from unittest.mock import patch
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from hypothesis import HealthCheck, Phase, given, settings
@@ -26,7 +27,8 @@ from mcp import Client, MCPError
 
 from mcp_servers import fake_server
 from noninterference.calls import call_sequences
-from noninterference.twins import TwinPair, canaries_in
+from noninterference.twins import FROZEN_NOW, TwinPair, canaries_in
+from odoo_mcp.toolsets import registration
 
 __all__ = [
     "MODES",
@@ -77,8 +79,15 @@ class Finding:
         return _dump(self.answer_a) != _dump(self.answer_b)
 
     @property
+    def leak_keys(self) -> list[str]:
+        """The keys under which the answers differ (``[n]`` a list's length, ``<text>``
+        a plain text), and ``canary`` if one is shown."""
+        keys = diff_keys(self.answer_a, self.answer_b) if self.differs else set()
+        return sorted(keys | ({"canary"} if self.canaries else set()))
+
+    @property
     def leak_class(self) -> str:
-        return leak_class(self.call)
+        return f"{leak_class(self.call)} -> {','.join(self.leak_keys)}"
 
     def diff(self, lines: int = 16) -> str:
         a = json.dumps(self.answer_a, indent=1, sort_keys=True, default=str).splitlines()
@@ -108,8 +117,27 @@ def _shape(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ",".join(sorted(value)) + "}"
     if isinstance(value, list):
-        return f"list[{len(value)}]"
+        return "list"
     return type(value).__name__
+
+
+def diff_keys(a: Any, b: Any, key: str = "<root>") -> set[str]:
+    """The innermost dict keys under which ``a`` and ``b`` differ."""
+    if a == b:
+        return set()
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: set[str] = set()
+        for k in a.keys() | b.keys():
+            out |= diff_keys(a.get(k), b.get(k), k)
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return {f"{key}[n]"}
+        out = set()
+        for x, y in zip(a, b, strict=True):
+            out |= diff_keys(x, y, key)
+        return out
+    return {key}
 
 
 def leak_class(call: dict[str, Any]) -> str:
@@ -124,10 +152,7 @@ def leak_class(call: dict[str, Any]) -> str:
         if name == "odoo_core_execute":
             pos = args.get("args", [])
             kw = sorted(args.get("kwargs") or {})
-            name += (
-                f" {args.get('model')}.{args.get('method')}"
-                f" args={[_shape(a) for a in pos]} kwargs={kw}"
-            )
+            name += f" {args.get('model')}.{args.get('method')} args={len(pos)} kwargs={kw}"
         else:
             name += f" {args.get('model', '')} {sorted(args)}"
         return name + mentions
@@ -225,11 +250,18 @@ def is_internal_error(answer: Any) -> bool:
 class TwinServers:
     """One mode and user: a server on each twin and a client to each (see the module doc)."""
 
-    def __init__(self, portal: BlockingPortal, stack: ExitStack, mode: str, user: str) -> None:
+    def __init__(
+        self,
+        portal: BlockingPortal,
+        stack: ExitStack,
+        mode: str,
+        user: str,
+        extra: dict[str, object] | None = None,
+    ) -> None:
         self.mode, self.user = mode, user
         self.portal = portal
         self.twins = TwinPair()
-        settings = {**SETTINGS, **MODES[mode]}
+        settings = {**SETTINGS, **MODES[mode], **(extra or {})}
         self.clients = [
             stack.enter_context(
                 portal.wrap_async_context_manager(
@@ -241,6 +273,8 @@ class TwinServers:
         self.dirty = False
         self.calls = 0
         self.internal_errors = 0
+        #: leak_class -> (count, first call) of the calls answered with an internal error
+        self.internal: dict[str, list[Any]] = {}
 
     def run_sequence(self, calls: list[dict[str, Any]]) -> list[Finding]:
         if self.dirty:
@@ -250,7 +284,11 @@ class TwinServers:
         for n, call in enumerate(calls):
             a, b = (self.portal.call(_answer, client, call) for client in self.clients)
             self.calls += 1
-            self.internal_errors += is_internal_error(a) + is_internal_error(b)
+            crashed = is_internal_error(a) + is_internal_error(b)
+            self.internal_errors += crashed
+            if crashed:
+                seen = self.internal.setdefault(leak_class(call), [0, call, a])
+                seen[0] += 1
             self.dirty = self.dirty or _writes(call)
             sent = _dump(call)
             found = canaries_in(_dump(a), sent) + canaries_in(_dump(b), sent)
@@ -262,14 +300,18 @@ class TwinServers:
 
 @contextmanager
 def twin_servers(
-    combos: list[tuple[str, str]] | None = None,
+    combos: list[tuple[str, str]] | None = None, extra: dict[str, object] | None = None
 ) -> Iterator[dict[tuple[str, str], TwinServers]]:
-    """``TwinServers`` for each (mode, user), all on one event loop, closed on exit."""
+    """``TwinServers`` for each (mode, user), all on one event loop, closed on exit;
+    ``extra`` settings override ``SETTINGS`` (e.g. more blocked fields)."""
     combos = combos or [(m, u) for m in MODES for u in USERS]
     logging.disable(logging.ERROR)  # the servers log every refusal and crash: thousands
+    # the toolset registration report's time (wall clock, seconds) is the one thing two
+    # server processes legitimately differ in: both twins get the same
+    frozen = patch.object(registration, "_now", lambda: FROZEN_NOW.replace(" ", "T") + "Z")
     try:
-        with start_blocking_portal("asyncio") as portal, ExitStack() as stack:
-            yield {(m, u): TwinServers(portal, stack, m, u) for m, u in combos}
+        with frozen, start_blocking_portal("asyncio") as portal, ExitStack() as stack:
+            yield {(m, u): TwinServers(portal, stack, m, u, extra) for m, u in combos}
     finally:
         logging.disable(logging.NOTSET)
 

@@ -11,6 +11,7 @@ the number of leaking answers and one example call with both answers and their d
 
 from __future__ import annotations
 
+from noninterference.calls import PROBES
 from noninterference.harness import TwinServers, explore, summary
 
 #: call sequences per (mode, user): about 2 calls each, 6 combinations
@@ -26,3 +27,12 @@ def test_blocked_data_never_changes_an_answer(
     calls = sum(s.calls for s in servers.values())
     assert calls >= 6 * EXAMPLES
     assert not findings, f"{calls} calls\n" + summary(findings)
+
+
+def test_known_oracles_answer_alike(servers: dict[tuple[str, str], TwinServers]) -> None:
+    """Hand-picked oracles (``calls.PROBES``), each call alone, in every mode and as each user."""
+    findings = []
+    for combo in sorted(servers):
+        for probe in PROBES:
+            findings += servers[combo].run_sequence([probe])
+    assert not findings, summary(findings)
