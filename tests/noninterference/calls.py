@@ -98,8 +98,11 @@ TEXT_VALUES = [
     "Azure",
     *[e for e in _SAMPLE_EMAILS if e],
 ]
+TEXT = st.sampled_from(TEXT_VALUES)
 VALUES = st.one_of(
-    st.sampled_from(TEXT_VALUES),
+    TEXT,
+    TEXT,
+    TEXT,
     st.just(False),
     st.integers(min_value=0, max_value=60),
     st.lists(st.sampled_from(TEXT_VALUES), min_size=1, max_size=2),
@@ -111,10 +114,16 @@ MODEL = st.sampled_from(MODELS).filter(lambda m: True) | st.just("res.partner")
 FIELD = st.sampled_from([*PARTNER_FIELDS, *BLOCKED_PATHS, "partner_id", "email_from", "*"])
 FIELDS = st.lists(FIELD, max_size=4)
 
-leaf = st.tuples(st.sampled_from(DOMAIN_FIELDS), st.sampled_from(OPERATORS), VALUES).map(list)
+#: relational and name fields whose name search reaches the blocked field on the comodel
+RELATIONAL = ["partner_id", "child_ids", "parent_id", "display_name", "commercial_partner_id"]
+leaf = st.tuples(
+    st.sampled_from(DOMAIN_FIELDS) | st.sampled_from(RELATIONAL),
+    st.sampled_from(OPERATORS) | st.sampled_from(["ilike", "=", "not ilike"]),
+    VALUES,
+).map(list)
 DOMAIN = st.one_of(
-    st.just([]),
     st.lists(leaf, min_size=1, max_size=2),
+    st.just([]),
     st.tuples(st.sampled_from(["|", "!", "&"]), leaf, leaf).map(
         lambda t: [t[0], t[1]] if t[0] == "!" else list(t)
     ),
