@@ -55,6 +55,8 @@ MODES: dict[str, dict[str, object]] = {
 }
 USERS = ("admin", "demo")
 INTERNAL_ERROR = -32603
+#: the field of a domain leaf, in a call's JSON
+DOMAIN_LEAF = re.compile(r'\["([\w.]+)", "(?:=|!=|<|>|in|not in|(?:=)?i?like|not ilike)"')
 #: names that only blocked data answer to (for the leak classes)
 BLOCKED_WORDS = re.compile(
     r"email_normalized|email_formatted|email_from|opportunity_ids|\bemail\b|crm\.lead"
@@ -146,6 +148,9 @@ def leak_class(call: dict[str, Any]) -> str:
     text = _dump(call)
     words = sorted(set(BLOCKED_WORDS.findall(text)))
     mentions = f" mentions={','.join(words)}" if words else ""
+    filtered = sorted(set(DOMAIN_LEAF.findall(text)))
+    if filtered:
+        mentions += f" filters={','.join(filtered)}"
     if call["kind"] == "tool":
         args = call["arguments"]
         name = call["name"]
