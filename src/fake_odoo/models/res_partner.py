@@ -9,7 +9,9 @@ ValidationError rather than the ORM's "Missing required value" message.
 
 from __future__ import annotations
 
+import re
 import zoneinfo
+from email.utils import getaddresses
 from typing import Any
 
 from fake_odoo.orm import api, fields
@@ -30,6 +32,33 @@ TZ_HELP = (
     " to this timezone.\nIf the timezone is not set, UTC (Coordinated Universal Time) is used.\n"
     "Anywhere else, time values are computed according to the time offset of your web client."
 )
+
+
+def email_split(text: Any) -> list[str]:
+    """The bare addresses in ``text`` (``odoo.tools.mail.email_split``)."""
+    if not text or not isinstance(text, str):
+        return []
+    return [addr for _name, addr in getaddresses([text]) if addr and "@" in addr]
+
+
+def email_normalize(text: Any) -> Any:
+    """``odoo.tools.email_normalize`` (strict): the one address, lowercased, else False."""
+    found = email_split(text)
+    if len(found) != 1:
+        return False
+    local, at, domain = found[0].rpartition("@")
+    return found[0].lower() if local.isascii() else local + at + domain.lower()
+
+
+def email_normalize_all(text: Any) -> list[str]:
+    """``odoo.tools.email_normalize_all``: every address in ``text``, normalized."""
+    return [email_normalize(addr) for addr in email_split(text) if email_normalize(addr)]
+
+
+def formataddr(name: str, address: str) -> str:
+    """``odoo.tools.formataddr`` for an ASCII or UTF-8 name: ``"Name" <address>``."""
+    escaped = re.sub(r'[\\"]', lambda m: "\\" + m.group(0), name)
+    return f'"{escaped}" <{address}>'
 
 
 def tz_selection(_env: Any = None) -> list[tuple[str, str]]:
@@ -131,6 +160,21 @@ class ResPartner(Model):
         help="The ISO country code in two chars. \nYou can use this field for quick search.",
     )
     email = fields.Char("Email")
+    email_normalized = fields.Char(
+        "Normalized Email",
+        compute="_compute_email_normalized",
+        depends=["email"],
+        store=True,
+        help="This field is used to search on email address as the primary email field can"
+        " contain more than strictly an email address.",
+    )
+    email_formatted = fields.Char(
+        "Formatted Email",
+        compute="_compute_email_formatted",
+        depends=["name", "email"],
+        store=False,
+        help='Format email address "Name <email@domain>"',
+    )
     phone = fields.Char("Phone")
     mobile = fields.Char("Mobile", max_version=17)  # merged into phone in Odoo 18
     is_company = fields.Boolean(
@@ -179,6 +223,15 @@ class ResPartner(Model):
         if commercial.is_company:
             return commercial.name or False
         return self.company_name or False
+
+    def _compute_email_normalized(self) -> Any:
+        return email_normalize(self.email)
+
+    def _compute_email_formatted(self) -> Any:
+        if not self.email:
+            return False
+        found = email_normalize_all(self.email)
+        return formataddr(self.name or "False", ",".join(found) if found else self.email)
 
     def _compute_company_type(self) -> Any:
         return "company" if self.is_company else "person"
