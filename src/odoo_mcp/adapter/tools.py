@@ -43,6 +43,7 @@ from odoo_mcp.context import ServerContext
 from odoo_mcp.domain.values import DomainError
 from odoo_mcp.errors import ErrorCategory, invalid_params_response, log_error, log_level
 from odoo_mcp.errors.suggestions import FieldHint
+from odoo_mcp.field_refs import context_refs
 from odoo_mcp.safety import AuditLogger
 from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.scrub import scrub
@@ -237,6 +238,7 @@ class ToolDispatcher:
             # StateUnavailable (Redis down) is a SPEC-10 connection error, retry true: a call
             # the limiter cannot count is not run (decision 37)
             await self.limiter.check(session, spec.kind)
+            await self._check_context(model, params)
             result = await spec.handler(self.context, params)
         except MCPError:
             raise
@@ -283,6 +285,14 @@ class ToolDispatcher:
             content=[TextContent(type="text", text=text)],
             structured_content=scrubbed,
         )
+
+    async def _check_context(self, model: str | None, params: BaseModel) -> None:
+        """REQ-11-14 (issue 26): an Odoo context given to any tool may name fields
+        (``group_by``, ``default_<f>``, ``show_email``): refused when one is blocked."""
+        context = getattr(params, "context", None)
+        if model is not None and isinstance(context, dict) and context:
+            refs = context_refs(context, "context")
+            await self.context.policy.check_references(model, refs, self.context.registry)
 
     def _field_hint(self, model: str, name: str) -> FieldHint | None:
         """REQ-10-09: what the cached metadata says of a field an error names (no Odoo call),

@@ -11,7 +11,7 @@ only then the one call that does the work.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Final
 
 from pydantic import (
@@ -28,7 +28,7 @@ from pydantic.json_schema import SkipJsonSchema
 from odoo_mcp.connection import OdooRpcError
 from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import parse_domain, validate_domain, validate_order
-from odoo_mcp.field_refs import domain_refs
+from odoo_mcp.field_refs import FieldRef, context_refs, domain_refs, field_list_refs, order_refs
 from odoo_mcp.registry import FieldInfo
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "ResultModel",
     "checked_domain",
     "checked_order",
+    "checked_references",
     "existing_ids",
     "is_missing_error",
     "stored_readable_fields",
@@ -180,6 +181,25 @@ async def checked_order(ctx: ServerContext, model: str, order: str | None) -> st
         order, model, fields=ctx.registry, is_field_blocked=ctx.policy.is_field_blocked
     )
     return ", ".join(term.to_odoo() for term in terms) or None
+
+
+async def checked_references(
+    ctx: ServerContext,
+    model: str,
+    *,
+    fields: Sequence[str] = (),
+    order: str | None = None,
+    context: Mapping[str, Any] | None = None,
+) -> None:
+    """REQ-11-14 (issue 26): the fields, order and context of a tool call, resolved by the
+    one owner of field references: fields derived from a blocked one (known once the model's
+    metadata is cached, which this loads), paths through blocked models, and context keys
+    that name fields (``group_by``, ``default_<f>``, ``show_email``)."""
+    refs: list[FieldRef] = list(field_list_refs([f for f in fields if f != "*"], "fields"))
+    if order:
+        refs += order_refs(order, "order")
+    refs += context_refs(context, "context")
+    await ctx.policy.check_references(model, refs, ctx.registry)
 
 
 def stored_readable_fields(

@@ -19,7 +19,7 @@ from typing import Any, Final, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
-from odoo_mcp.connection import CallOutcome
+from odoo_mcp.connection import CallOutcome, OdooError
 from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import OPERATORS
 from odoo_mcp.safety import Operation
@@ -247,6 +247,16 @@ def _call_arguments(
     return {}, context, [warning]
 
 
+async def _learn_fields(ctx: ServerContext, model: str) -> None:
+    """REQ-11-14 (issue 26): the model's metadata is known before its answer is stripped, so
+    that fields derived from a blocked one (their ``depends``, or a blocked comodel) are
+    dropped too (cached: one fields_get per model and connection)."""
+    try:
+        await ctx.registry.get_fields(model)
+    except OdooError:  # no metadata: the static table and the answer scrub still apply
+        return
+
+
 def _result(ctx: ServerContext, model: str, outcome: CallOutcome) -> ExecuteResult:
     value = outcome.result
     if is_action(value):
@@ -299,6 +309,7 @@ async def execute(ctx: ServerContext, params: ExecuteInput) -> ExecuteResult:
     if translated is not None:
         return translated
     outcome = await ctx.odoo.call(model, method, list(params.args), kwargs or None, context)
+    await _learn_fields(ctx, model)
     result = _result(ctx, model, outcome)
     if warnings:
         result.warnings = warnings
