@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -38,7 +39,7 @@ class _Version(argparse.Action):
 
 #: what ``run`` imports from the ``conformance`` extra (``trace``, ``--help`` and ``--version``
 #: need none of it)
-EXTRA_MODULES = ("pytest", "pytest_bdd", "jsonschema")
+EXTRA_MODULES = ("pytest", "pytest_bdd", "jsonschema", "hypothesis")
 
 
 def missing_extra() -> list[str]:
@@ -107,6 +108,33 @@ def _run(args: argparse.Namespace) -> int:
         print(f"FAIL: baseline entry {req_id} no longer fails: remove it")
     print(f"reports in {args.report_dir} (report.json, report.md, junit.xml)")
     return 0 if report.meets_baseline else 1
+
+
+def _noninterference(args: argparse.Namespace) -> int:
+    """Decision 39: blocked data must change no answer; exit 1 on any leak."""
+    missing = missing_extra()
+    if missing:
+        return _needs_extra(missing)
+    from odoo_mcp_conformance.noninterference.run import MODES, USERS, run_noninterference
+
+    report_dir = Path(args.report_dir)
+    (report_dir / "server-logs").mkdir(parents=True, exist_ok=True)
+    report = run_noninterference(
+        find_target(args.target),
+        log_dir=report_dir / "server-logs",
+        examples=args.examples,
+        seed=args.seed,
+        version=args.odoo_version,
+        modes=args.modes or tuple(MODES),
+        users=args.users or USERS,
+        probes=not args.no_probes,
+    )
+    (report_dir / "noninterference.json").write_text(
+        json.dumps(report.as_json(), indent=1, sort_keys=True, default=str) + "\n"
+    )
+    print(report.text())
+    print(f"report in {report_dir / 'noninterference.json'}")
+    return 0 if report.passed else 1
 
 
 def _trace(args: argparse.Namespace) -> int:
@@ -180,6 +208,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "to preload (a speed-up only: the verdicts are the same)",
     )
     run.set_defaults(func=_run)
+    ni = sub.add_parser(
+        "noninterference",
+        help="two fake Odoo databases differing only in blocked data: every answer must match",
+    )
+    ni.add_argument("--target", required=True, help="target TOML file, or a shipped name")
+    ni.add_argument("--report-dir", required=True, help="where noninterference.json goes")
+    ni.add_argument(
+        "--examples",
+        type=int,
+        default=25,
+        help="generated call sequences per mode and user (default 25; 0: the probes only)",
+    )
+    ni.add_argument("--seed", type=int, default=26, help="the generator's seed (default 26)")
+    ni.add_argument("--odoo-version", default="19.0", help="fake Odoo version (default 19.0)")
+    ni.add_argument("--modes", nargs="*", choices=("readonly", "restricted", "full"))
+    ni.add_argument("--users", nargs="*", choices=("admin", "demo"))
+    ni.add_argument("--no-probes", action="store_true", help="skip the fixed oracle probes")
+    ni.set_defaults(func=_noninterference)
     trace = sub.add_parser("trace", help="requirements x code x scenarios x results")
     trace.add_argument(
         "--results", nargs="*", help="report.json of one or more kit runs (merged per REQ)"

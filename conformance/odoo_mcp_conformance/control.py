@@ -71,9 +71,10 @@ class FakeOdooControl:
             api_key=creds["api_key"],
         )
 
-    def reset(self, *, version: str | None = None, scale: int = 1) -> None:
-        """Fresh demo data, with every module the kit uninstalled installed again."""
-        body: dict[str, Any] = {"scale": scale}
+    def reset(self, *, version: str | None = None, scale: int = 1, dataset: str = "demo") -> None:
+        """Fresh data of ``dataset`` (the demo data by default), with every module the kit
+        uninstalled installed again."""
+        body: dict[str, Any] = {"scale": scale, "dataset": dataset}
         if version:
             body["version"] = version
         if self.modules_removed:

@@ -262,7 +262,10 @@ class ServerPool:
 
     def close(self) -> None:
         """End every live server, side by side: each takes its time to exit once its stdin
-        closes (~0.2 s for the reference), and one after the other that was seconds a run."""
+        closes (~0.2 s for the reference), and one after the other that was seconds a run.
+        Servers started fresh and not released yet end too (their client tasks would keep
+        the portal from closing)."""
+        self.release_fresh()
         stacks = [stack for _, stack in self._live.values()]
         if stacks:
             with ThreadPoolExecutor(len(stacks)) as closing:

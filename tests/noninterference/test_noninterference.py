@@ -11,8 +11,8 @@ the number of leaking answers and one example call with both answers and their d
 
 from __future__ import annotations
 
-from noninterference.calls import PROBES
 from noninterference.harness import TwinServers, explore, summary
+from odoo_mcp_conformance.noninterference.calls import PROBES
 
 #: call sequences per (mode, user): about 2 calls each, 6 combinations
 EXAMPLES = 25

@@ -5,7 +5,8 @@
 their ids) plus the customers and catalogue of the "Tienda Lujanita" storefront, sales
 orders in every state with their deliveries and invoices, and CRM leads.  Dates are laid
 out from a fixed epoch, so two builds are equal; ``scale=N`` multiplies the storefront
-customers, products, orders and leads.  ``dataset="empty"`` stops after the users.
+customers, products, orders and leads.  ``dataset="empty"`` stops after the users;
+``twin-a`` and ``twin-b`` are the demo data differing only in blocked data (``twins``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from fake_odoo.orm.database import Database
 
 ADMIN_UID = 2
 DEMO_UID = 5
-DATASETS = ("demo", "empty")
+DATASETS = ("demo", "empty", "twin-a", "twin-b")
 
 __all__ = ["ADMIN_API_KEY", "ADMIN_UID", "DATASETS", "DEMO_API_KEY", "DEMO_UID", "build_database"]
 
@@ -64,7 +65,7 @@ def build_database(
             env["res.users"].search([("active", "in", [True, False])])._add_implied_groups()
             describe_access(env)
             build_modules(env)
-            if dataset == "demo":
+            if dataset != "empty":
                 build_setup(env)
                 customers = build_partners(env, scale)
                 products = build_products(env, scale)
@@ -72,4 +73,8 @@ def build_database(
                 build_leads(env, scale)
     finally:
         db.set_clock(None)
+    if dataset.startswith("twin-"):  # the demo data, then what only a blocklist hides
+        from fake_odoo.demo.twins import apply_twin
+
+        apply_twin(db, dataset.removeprefix("twin-"))
     return db

@@ -1,4 +1,4 @@
-"""Hypothesis strategies for MCP calls that could reveal blocked data (issue 26).
+"""Hypothesis strategies for MCP calls that could reveal blocked data (non-interference).
 
 A call is a plain dict: ``{"kind": "tool", "name": ..., "arguments": {...}}``,
 ``{"kind": "resource", "uri": ...}``, ``{"kind": "prompt", "name": ..., "arguments": {...}}``
@@ -15,7 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from noninterference.twins import _partner_email
+from fake_odoo.demo.twins import partner_email
 
 __all__ = ["call_sequences", "calls"]
 
@@ -68,7 +68,7 @@ DOMAIN_FIELDS = [
 OPERATORS = ["=", "!=", "ilike", "not ilike", "like", "=like", "=ilike", "in", "not in", ">", "<"]
 
 # prefixes and whole values of the twins' data (canaries of A and of B, demo addresses)
-_SAMPLE_EMAILS = [_partner_email(t, pid, f"demo{pid}@example.com") for t in "AB" for pid in (7, 9)]
+_SAMPLE_EMAILS = [partner_email(t, pid, f"demo{pid}@example.com") for t in "AB" for pid in (7, 9)]
 TEXT_VALUES = [
     "canary",
     "canary0",
@@ -503,6 +503,11 @@ PROBES: list[dict[str, Any]] = [
         {"domain": [], "groupby": ["is_company"], "aggregates": ["email:array_agg"]},
     ),
     _ex("res.partner", "copy_data", [[9]]),
+    _ex("res.partner", "search_read", [[], ["id"]], {"order": "email desc", "limit": 8}),
+    _ex("res.partner", "search", [[], 0, 8, "email asc"]),
+    _ex("res.partner", "search_count", [[["partner_id.email", "=ilike", "canary%"]]]),
+    _ex("sale.order", "search_count", [[["partner_id", "ILIKE", "canary"]]]),
+    _ex("res.partner", "search_count", [[["child_ids", "any", [["email", "ilike", "canary"]]]]]),
     {"kind": "resource", "uri": "odoo://record/res.partner/9"},
     {
         "kind": "resource",

@@ -1,4 +1,7 @@
-"""Twin fake Odoo databases that differ only in blocked data (issue 26).
+"""The ``twin-a`` and ``twin-b`` datasets: two demo databases that differ only in data a
+server configured with ``field_blocklist=email`` and ``model_blocklist=crm.lead`` blocks.
+
+Built for non-interference checks (issue 26): a server must answer alike on both.
 
 Both twins start from the same demo database; then, for the configuration
 ``field_blocklist=["email"]``, ``model_blocklist=["crm.lead"]``:
@@ -12,20 +15,21 @@ Both twins start from the same demo database; then, for the configuration
   are added.
 
 The values are written straight into the store (no ``write_date`` bump), so everything
-that is not blocked stays identical, ids and timestamps included; the clock is frozen at
-the same instant in both.  ``TwinPair.reset()`` restores both in a few milliseconds.
+that is not blocked stays identical, ids and timestamps included. Whoever serves them freezes
+both clocks at ``FROZEN_NOW`` (a write then gets the same ``write_date`` on both).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
-from fake_odoo.handle import FakeOdoo
 from fake_odoo.orm.database import Database
 
-__all__ = ["CANARY", "FROZEN_NOW", "TwinPair", "canaries_in", "twin_snapshot"]
+__all__ = ["CANARY", "FROZEN_NOW", "TWINS", "apply_twin", "canaries_in", "partner_email"]
+
+#: the dataset names
+TWINS = ("twin-a", "twin-b")
 
 FROZEN_NOW = "2026-03-02 09:30:00"
 
@@ -41,7 +45,7 @@ def canaries_in(text: str, sent: str = "") -> list[str]:
     return sorted({m for m in CANARY.findall(text) if m not in sent})
 
 
-def _partner_email(twin: str, pid: int, demo: Any) -> Any:
+def partner_email(twin: str, pid: int, demo: Any) -> Any:
     r = pid % 3
     odd = pid % 2
     if twin == "A":
@@ -62,7 +66,7 @@ def _edit(db: Database, twin: str) -> None:
     partners = sorted(db.rows("res.partner"))
     for pid in partners:
         demo = db.row("res.partner", pid)["email"]  # type: ignore[index]
-        db.update("res.partner", pid, {"email": _partner_email(twin, pid, demo)})
+        db.update("res.partner", pid, {"email": partner_email(twin, pid, demo)})
     env["res.partner"].browse(partners).with_context(active_test=False)._recompute()
     for cid in sorted(db.rows("res.company")):
         value = f"canary-co{cid}{twin.lower()}@leak-y.invalid" if twin == "B" else False
@@ -105,47 +109,7 @@ def _edit_leads(db: Database) -> None:
         )
 
 
-_SNAPSHOTS: dict[tuple[str, str], bytes] = {}
-
-
-def twin_snapshot(twin: str, version: str = "19.0") -> bytes:
-    """The data of twin ``twin`` ("A" or "B"), built once per process."""
-    key = (twin, version)
-    if key not in _SNAPSHOTS:
-        fake = FakeOdoo(version)
-        db = fake.db
-        with db.lock, db.transaction():
-            _edit(db, twin)
-        _SNAPSHOTS[key] = db.snapshot()
-    return _SNAPSHOTS[key]
-
-
-def _factory(snapshot: bytes) -> Any:
-    def build(name: str, version: str, dataset: str, scale: int, **_: Any) -> Database:
-        return Database.restore(snapshot, name=name, version=version)
-
-    return build
-
-
-class TwinPair:
-    """The two twins, as in-process ``FakeOdoo`` handles with frozen, equal clocks."""
-
-    def __init__(self, version: str = "19.0") -> None:
-        self.version = version
-        self.a = FakeOdoo(version, factory=_factory(twin_snapshot("A", version)))
-        self.b = FakeOdoo(version, factory=_factory(twin_snapshot("B", version)))
-        self._freeze()
-
-    @property
-    def both(self) -> Iterable[FakeOdoo]:
-        return (self.a, self.b)
-
-    def _freeze(self) -> None:
-        for fake in self.both:
-            fake.set_clock(FROZEN_NOW)
-
-    def reset(self) -> None:
-        """Both twins back to their first state (after writes)."""
-        for fake in self.both:
-            fake.reset()
-        self._freeze()
+def apply_twin(db: Database, twin: str) -> None:
+    """Turn a fresh demo database into twin ``twin`` ("a" or "b")."""
+    with db.lock, db.transaction():
+        _edit(db, twin.upper())
