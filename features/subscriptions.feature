@@ -71,6 +71,18 @@ Feature: Resource subscriptions
     When the client subscribes to "odoo://record/ir.cron/1"
     Then [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
 
+  @REQ-06-23
+  Scenario: a caller who cannot read a record cannot subscribe to it
+    The server connects as the demo user, a salesman whose "Personal Leads" record rule
+    hides the administrator's lead 9: Odoo refuses that user the read, so the subscription
+    is refused too, else the subscriber would hear of every change to a record it cannot
+    see.
+
+    Given the server connects to Odoo as the demo user
+    When the client subscribes to "odoo://record/crm.lead/9"
+    Then the request is refused with a JSON-RPC error
+    And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+
   @REQ-06-16 @fresh_server
   Scenario: a client has at most 50 subscriptions
     When the client subscribes to the first 40 records of "res.partner"

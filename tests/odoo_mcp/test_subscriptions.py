@@ -9,8 +9,11 @@ import pytest
 from mcp import Client, MCPError
 from mcp.types import ResourceUpdatedNotification
 
+from fake_odoo.demo import ADMIN_UID, DEMO_UID
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_config, fake_connection, fake_server
+from odoo_mcp.callers import Caller, CallerRouter, acting_as
+from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.resources.subscriptions import (
     MAX_SUBSCRIPTIONS,
     SubscriptionManager,
@@ -145,3 +148,110 @@ async def test_system_info_is_notified_when_the_connection_state_changes() -> No
     assert await manager.poll_round() == ["odoo://system/info"]
     fake.clear_faults()
     await connection.close()
+
+
+# -- issue 26: a subscription runs as its subscriber ------------------------------------------
+# crm.lead's "Personal Leads" rule: the demo user (a plain salesman) reads its own leads and
+# unassigned ones only; lead 8 is demo's, lead 9 the admin's.
+DEMO_LEAD, ADMIN_LEAD = 8, 9
+
+
+class _Heard:
+    """A handshake-era session that keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.heard: list[str] = []
+
+    async def send_resource_updated(self, uri: str) -> None:
+        self.heard.append(uri)
+
+
+async def _two_users(
+    fake: FakeOdoo,
+) -> tuple[SubscriptionManager, Caller, Caller, list[ConnectionManager]]:
+    """The manager as the server builds it (a router on the admin's own connection), and two
+    callers with their own connections: the admin and the demo user."""
+    own = fake_connection(fake_config(), fake)
+    admin = fake_connection(fake_config(), fake)
+    demo = fake_connection(fake_config(login="demo"), fake)
+    for connection in (own, admin, demo):
+        await connection.connect()
+    manager = SubscriptionManager(CallerRouter(own), SafetyPolicy())
+    return manager, Caller(admin, ADMIN_UID), Caller(demo, DEMO_UID), [own, admin, demo]
+
+
+def _lead(record_id: int) -> str:
+    return f"odoo://record/crm.lead/{record_id}"
+
+
+async def test_a_caller_who_cannot_read_a_record_cannot_subscribe_to_it() -> None:
+    """Issue 26: the subscribe check reads as the subscriber, even when another subscriber
+    already read the record (the old code then skipped the read)."""
+    fake = FakeOdoo("19.0")
+    manager, admin, demo, connections = await _two_users(fake)
+    with acting_as(admin):
+        await manager.subscribe("admin", _Heard(), _lead(ADMIN_LEAD))
+    with acting_as(demo), pytest.raises(OdooError) as refused:
+        await manager.subscribe("demo", _Heard(), _lead(ADMIN_LEAD))
+    assert "top-secret" in str(refused.value)
+    assert set(manager.clients) == {"admin"}  # no subscription recorded for demo
+    for connection in connections:
+        await connection.close()
+
+
+async def test_a_change_reaches_only_the_subscribers_who_can_still_read_it() -> None:
+    """Issue 26: both users are told of a change to a record both can read; once the record
+    is no longer demo's, a change reaches the admin only."""
+    fake = FakeOdoo("19.0")
+    manager, admin, demo, connections = await _two_users(fake)
+    to_admin, to_demo = _Heard(), _Heard()
+    with acting_as(admin):
+        await manager.subscribe("admin", to_admin, _lead(DEMO_LEAD))
+    with acting_as(demo):
+        await manager.subscribe("demo", to_demo, _lead(DEMO_LEAD))
+    fake.set_clock("2031-01-01 10:00:00")  # write_date has a one-second resolution
+    fake.edit("crm.lead", DEMO_LEAD, {"description": "Both see this"})
+    assert await manager.poll_round() == [_lead(DEMO_LEAD)]
+    assert to_admin.heard == to_demo.heard == [_lead(DEMO_LEAD)]
+    fake.set_clock("2031-01-01 10:00:05")
+    fake.edit("crm.lead", DEMO_LEAD, {"user_id": ADMIN_UID})  # demo may no longer read it
+    await manager.poll_round()
+    fake.set_clock("2031-01-01 10:00:10")
+    fake.edit("crm.lead", DEMO_LEAD, {"description": "Only the admin sees this"})
+    assert await manager.poll_round() == [_lead(DEMO_LEAD)]
+    assert to_admin.heard == [_lead(DEMO_LEAD)] * 3
+    assert to_demo.heard == [_lead(DEMO_LEAD)]  # nothing after it stopped being demo's
+    for connection in connections:
+        await connection.close()
+
+
+async def test_the_poll_round_reads_as_the_subscriber() -> None:
+    """Issue 26: the round's search_read goes out on the subscriber's own connection, not on
+    the server's: a change to a record the subscriber can no longer read is not told."""
+    fake = FakeOdoo("19.0")
+    manager, _admin, demo, connections = await _two_users(fake)
+    own, _, demo_connection = connections
+    sent: dict[str, list[tuple[str, str]]] = {"own": [], "demo": []}
+    for name, connection in (("own", own), ("demo", demo_connection)):
+        original = connection.call
+
+        async def spy(
+            model: str, method: str, *args: Any, _o: Any = original, _n: str = name, **kwargs: Any
+        ) -> Any:
+            sent[_n].append((model, method))
+            return await _o(model, method, *args, **kwargs)
+
+        connection.call = spy  # type: ignore[method-assign]
+    to_demo = _Heard()
+    with acting_as(demo):
+        await manager.subscribe("demo", to_demo, _lead(DEMO_LEAD))
+    sent["own"].clear()
+    sent["demo"].clear()
+    assert await manager.poll_round() == []
+    assert sent == {"own": [], "demo": [("crm.lead", "search_read")]}
+    fake.set_clock("2031-01-01 10:00:00")
+    fake.edit("crm.lead", DEMO_LEAD, {"user_id": ADMIN_UID, "description": "Not demo's"})
+    assert await manager.poll_round() == []
+    assert to_demo.heard == []
+    for connection in connections:
+        await connection.close()

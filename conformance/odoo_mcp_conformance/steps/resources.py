@@ -167,6 +167,14 @@ def _prompts(world: World) -> None:
            None)  # fmt: skip
 
 
+@check(parsers.parse("the request is refused with a JSON-RPC error"))
+def _refused_at_all(world: World) -> None:
+    """REQ-06-23 (seed): Odoo's refusal is "an appropriate error, never an empty response";
+    which code it carries is decision 27's (the step below)."""
+    outcome = world.last()
+    assert outcome.error is not None, f"expected an error, got {outcome.text[:300]}"
+
+
 @check(
     parsers.parse("the request is refused with JSON-RPC error {code:d} carrying a SPEC-10 error")
 )
