@@ -36,6 +36,7 @@ from odoo_mcp.config import (
 )
 from odoo_mcp.connection import ConnectionManager, OdooError
 from odoo_mcp.plugins import discover, load
+from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety.blocklists import (
     DEFAULT_FIELD_BLOCKLIST,
     DEFAULT_METHOD_BLOCKLIST,
@@ -290,6 +291,35 @@ def configuration_lines(config: OdooMcpConfig) -> list[str]:
     return lines
 
 
+#: the models whose derived blocked fields ``check`` shows (one fields_get each)
+DERIVED_SHOWN = ("res.partner", "res.users", "res.company", "sale.order", "account.move")
+
+
+async def _derived_fields(
+    config: OdooMcpConfig, connection: ConnectionManager
+) -> dict[str, list[str]]:
+    """REQ-11-14 (issue 26): per well-known readable model, the fields blocked because their
+    ``depends`` reach a blocked field or their comodel is a blocked model (the closure the
+    server applies at run time, from the same metadata)."""
+    policy = config.safety_policy()
+    registry = ModelRegistry(connection)
+    policy.use_metadata(registry)
+    shown: dict[str, list[str]] = {}
+    for model in DERIVED_SHOWN:
+        if not policy.is_model_readable(model):
+            continue
+        try:
+            fields = await registry.get_fields(model)
+        except OdooError:  # not installed, or not readable by this user
+            continue
+        shown[model] = sorted(
+            name
+            for name in fields
+            if name not in policy.fields.blocklist and policy.is_field_blocked(model, name)
+        )
+    return shown
+
+
 def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
     """REQ-11-29: show the configuration in force, validate, connect, and show what a
     ``serve`` would expose."""
@@ -312,6 +342,7 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
         info = connection.get_connection_info()
         registry = toolset_registry(config)
         report = await registry.discover_and_register(connection)
+        derived = await _derived_fields(config, connection)
         await connection.close()
         tools = list(registry.tool_names())
         print(f"Odoo:     {config.describe()['odoo_url']} (database {info.database})")
@@ -325,6 +356,9 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
         print(f"tools ({len(tools)}):")
         for name in tools:
             print(f"  {name}")
+        print("blocked with their source (fields derived from a blocked field or model):")
+        for model, names in derived.items():
+            print(f"  {model}: {', '.join(names) if names else '(none)'}")
         return 0
 
     return anyio.run(run)

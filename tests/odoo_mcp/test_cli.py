@@ -451,3 +451,19 @@ def test_check_prints_every_setting_in_force_with_secrets_masked(
     assert rows["audit_log_file"] == "(unset) (default)"
     assert "  models read-only:  res.users" in out
     assert "ir.config_parameter" in out and "and every method starting with _" in out
+
+
+@pytest.mark.wire
+def test_check_lists_the_fields_blocked_with_their_source(
+    fake_odoo_server: FakeOdoo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """REQ-11-14 (issue 26): check shows the fields derived from a blocked field or model."""
+    argv = ["check", "--odoo-url", fake_odoo_server.url, "--odoo-db", "demo"]
+    argv += ["--odoo-username", "admin", "--set", "field_blocklist=email"]
+    argv += ["--set", "model_blocklist=crm.lead"]
+    assert main(argv, environ={"ODOO_API_KEY": ADMIN_API_KEY}) == 0
+    out = capsys.readouterr().out
+    partner = next(line for line in out.splitlines() if line.startswith("  res.partner:"))
+    assert "email_normalized" in partner and "email_formatted" in partner
+    assert "opportunity_ids" in partner  # its comodel, crm.lead, is blocked
+    assert " email," not in partner and "display_name" not in partner
