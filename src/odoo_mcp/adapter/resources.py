@@ -29,6 +29,7 @@ from odoo_mcp.resources.uris import InvalidResourceUri, parse_uri
 
 if TYPE_CHECKING:
     from odoo_mcp.context import ServerContext
+from odoo_mcp.safety.scrub import scrub
 
 __all__ = ["ResourceHandlers", "model_of"]
 
@@ -80,6 +81,8 @@ class ResourceHandlers:
             data = await read_resource(self.context, uri)
         except Exception as exc:
             raise as_mcp_error(exc, model_of(uri), "resources/read") from None
+        # REQ-06-22 / REQ-11-14 (issue 26): the answer scrub, as for tool answers
+        data = scrub(data, self.context.policy.blocked_names(), f"resource {uri[:80]}")
         text = json.dumps(data, ensure_ascii=False)
         return ReadResourceResult(
             contents=[TextResourceContents(uri=uri, mime_type=JSON, text=text)]
