@@ -18,15 +18,13 @@ from typing import Any
 from unittest.mock import patch
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
 from mcp import Client
 
 from fake_odoo.demo.twins import FROZEN_NOW, TWINS, canaries_in
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_server
 from odoo_mcp.toolsets import registration
-from odoo_mcp_conformance.noninterference.calls import call_sequences
+from odoo_mcp_conformance.noninterference.calls import explore_sequences
 from odoo_mcp_conformance.noninterference.compare import (
     Finding,
     answer,
@@ -138,20 +136,8 @@ def twin_servers(
 def explore(servers: TwinServers, examples: int, seed: int = 26) -> list[Finding]:
     """Run ``examples`` generated call sequences (seeded: the same ones every time)."""
     findings: list[Finding] = []
-
     combo = sorted(MODES).index(servers.mode) * len(USERS) + USERS.index(servers.user)
-
-    @hypothesis_seed(seed * 100 + combo)
-    @settings(
-        max_examples=examples,
-        deadline=None,
-        database=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
+    explore_sequences(
+        lambda calls: findings.extend(servers.run_sequence(calls)), examples, seed * 100 + combo
     )
-    @given(call_sequences)
-    def run(calls: list[dict[str, Any]]) -> None:
-        findings.extend(servers.run_sequence(calls))
-
-    run()
     return findings

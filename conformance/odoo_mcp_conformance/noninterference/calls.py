@@ -11,13 +11,16 @@ so that a filter on a blocked field would match differently on the two twins.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from fake_odoo.demo.twins import partner_email
 
-__all__ = ["call_sequences", "calls"]
+__all__ = ["PROBES", "call_sequences", "calls", "explore_sequences"]
 
 MODELS = ["res.partner", "sale.order", "crm.lead", "res.company", "res.users", "account.move"]
 PARTNER_FIELDS = [
@@ -522,3 +525,24 @@ PROBES: list[dict[str, Any]] = [
         limit=3,
     ),
 ]
+
+
+def explore_sequences(
+    run_sequence: Callable[[list[dict[str, Any]]], object], examples: int, seed: int
+) -> None:
+    """Feed ``examples`` generated call sequences to ``run_sequence``, the same ones for the
+    same seed (no shrinking, no example database: a run is a fixed sample, not a search)."""
+
+    @hypothesis_seed(seed)
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(call_sequences)
+    def run(calls: list[dict[str, Any]]) -> None:
+        run_sequence(calls)
+
+    run()

@@ -22,18 +22,15 @@ import json
 import logging
 from collections.abc import Sequence
 from contextlib import ExitStack
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
-
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
 
 from fake_odoo.demo.twins import FROZEN_NOW, TWINS, canaries_in
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import McpDriver, server_pool
-from odoo_mcp_conformance.noninterference.calls import PROBES, call_sequences
+from odoo_mcp_conformance.noninterference.calls import PROBES, explore_sequences
 from odoo_mcp_conformance.noninterference.compare import (
     Finding,
     answer,
@@ -227,24 +224,10 @@ def run_noninterference(
                     for probe in PROBES:
                         pair.run_sequence([probe], report)
                 if examples:
-                    _explore(pair, report, examples, seed * 100 + index)
+                    explore_sequences(
+                        partial(pair.run_sequence, report=report), examples, seed * 100 + index
+                    )
             finally:
                 pool.release_fresh()
                 twins.reset()
     return report
-
-
-def _explore(pair: _Pair, report: NonInterferenceReport, examples: int, seed: int) -> None:
-    @hypothesis_seed(seed)
-    @settings(
-        max_examples=examples,
-        deadline=None,
-        database=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(call_sequences)
-    def run(calls: list[dict[str, Any]]) -> None:
-        pair.run_sequence(calls, report)
-
-    run()

@@ -219,10 +219,13 @@ class CallerConnections:
         except OdooConnectionError as exc:
             await manager.close()
             await self._failed.succeeded(address)  # not the token's fault
+            logger.warning("Odoo cannot be reached to check a bearer token: %s", exc)
             raise CallerRefused(
                 503,
                 "temporarily_unavailable",
-                f"Odoo cannot be reached to check the token: {exc}",
+                # a fixed sentence: the reason (Odoo's address, its error) is for the log,
+                # not for a client nobody has authenticated yet
+                "Odoo cannot be reached to check the token; retry later",
                 retry_after=ODOO_DOWN_RETRY_AFTER,
             ) from None
         except OdooError as exc:
