@@ -204,8 +204,9 @@ def test_nothing_reads_the_shared_folder_at_run_time() -> None:
 
 
 def test_the_kit_judges_only_through_mcp() -> None:
-    # The kit never imports the server; it imports the fake only to serve it (plugin.py),
-    # then talks to it through the HTTP control API like any other client.
+    # The kit never imports the server; it imports the fake only to serve it (plugin.py, and
+    # the non-interference command's twin databases), then talks to it through the HTTP
+    # control API like any other client.
     modules = _imported_modules(KIT)
     assert len(modules) >= 10
     assert {
@@ -214,7 +215,8 @@ def test_the_kit_judges_only_through_mcp() -> None:
         if n & {"odoo_mcp", "odoo_mcp_demo"}
     } == {}
     assert sorted(m for m, n in modules.items() if "fake_odoo" in n) == [
-        "odoo_mcp_conformance/plugin.py"
+        "odoo_mcp_conformance/noninterference/run.py",
+        "odoo_mcp_conformance/plugin.py",
     ]
 
 

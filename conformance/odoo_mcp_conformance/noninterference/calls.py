@@ -18,8 +18,6 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from fake_odoo.demo.twins import partner_email
-
 __all__ = ["PROBES", "call_sequences", "calls", "explore_sequences"]
 
 MODELS = ["res.partner", "sale.order", "crm.lead", "res.company", "res.users", "account.move"]
@@ -71,7 +69,13 @@ DOMAIN_FIELDS = [
 OPERATORS = ["=", "!=", "ilike", "not ilike", "like", "=like", "=ilike", "in", "not in", ">", "<"]
 
 # prefixes and whole values of the twins' data (canaries of A and of B, demo addresses)
-_SAMPLE_EMAILS = [partner_email(t, pid, f"demo{pid}@example.com") for t in "AB" for pid in (7, 9)]
+#: values the fake's twin-a and twin-b datasets hold for partners 7 and 9 (their canaries)
+_SAMPLE_EMAILS = [
+    "canary007a@leak-x.invalid",
+    "demo9@example.com",
+    False,
+    "canary491b@leak-y.invalid",
+]
 TEXT_VALUES = [
     "canary",
     "canary0",

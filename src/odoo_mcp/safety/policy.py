@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from odoo_mcp.field_refs import FieldRef
 from odoo_mcp.safety.annotations import ToolHints
@@ -31,8 +31,13 @@ from odoo_mcp.safety.modes import (
     operation_of_method,
 )
 
-if TYPE_CHECKING:
-    from odoo_mcp.registry import FieldSource
+
+class FieldSource(Protocol):
+    """The fields of a model (the registry; a protocol here: the registry's static file
+    loader imports the configuration, which builds this policy)."""
+
+    async def get_fields(self, model: str) -> Mapping[str, Any]: ...
+
 
 __all__ = ["SafetyPolicy"]
 

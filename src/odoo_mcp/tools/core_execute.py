@@ -247,6 +247,14 @@ def _call_arguments(
     return {}, context, [warning]
 
 
+def _holds_records(value: object) -> bool:
+    """An answer that may carry field values (keyed by field name): a dict that is no
+    action, or a list holding a dict."""
+    if isinstance(value, dict):
+        return not is_action(value)
+    return isinstance(value, list) and any(isinstance(item, dict) for item in value)
+
+
 async def _learn_fields(ctx: ServerContext, model: str) -> None:
     """REQ-11-14 (issue 26): the model's metadata is known before its answer is stripped, so
     that fields derived from a blocked one (their ``depends``, or a blocked comodel) are
@@ -309,7 +317,8 @@ async def execute(ctx: ServerContext, params: ExecuteInput) -> ExecuteResult:
     if translated is not None:
         return translated
     outcome = await ctx.odoo.call(model, method, list(params.args), kwargs or None, context)
-    await _learn_fields(ctx, model)
+    if _holds_records(outcome.result):
+        await _learn_fields(ctx, model)
     result = _result(ctx, model, outcome)
     if warnings:
         result.warnings = warnings
