@@ -125,7 +125,10 @@ def domain_refs(domain: object, where: str, prefix: tuple[str, ...] = ()) -> Ite
                     yield FieldRef(path, "domain", where)
                     pending.append((value, path))
                     continue
-                yield FieldRef(path, "domain", where, searches_names=_has_text(value))
+                # display_name is searched through the model's name search whatever the
+                # value (``= False`` is a condition on every name-search field too)
+                names = _has_text(value) or (bool(path) and path[-1] == "display_name")
+                yield FieldRef(path, "domain", where, searches_names=names)
                 if isinstance(value, list | tuple) and any(_is_leaf(v) for v in value):
                     pending.append((value, path))  # a sub-domain under another operator
             elif isinstance(item, list | tuple):

@@ -154,6 +154,11 @@ class SafetyPolicy:
         a blocked field (or one derived from it) on any segment, a path through a blocked
         model, or a condition that makes Odoo run a name search matching a blocked field
         (``display_name``, or a string value on a relational field) refuses the call."""
+        refs = list(refs)
+        for ref in refs:  # a name blocked anywhere costs no round trip
+            for name in ref.path:
+                if name in self.fields.blocklist or name in self.fields.static_derived:
+                    self._refuse_reference(model, ref, name, None, verb)
         for ref in refs:
             current: str | None = model
             info: Any = None

@@ -4,8 +4,9 @@ Checks before any Odoo call, in this order: the method (private ``_`` names and 
 blocklist, REQ-04-26 / REQ-11-15/16), then the mode and model lists for the operation the
 method stands for (``operation_of_method``: decision 1 lets only read methods through in
 readonly mode, decision 20 asks the write allowlist for any other method in restricted mode,
-decision 2 refuses every changing call on ``res.users``), then blocked fields named in the
-arguments (values, field lists, domain leaves; REQ-11-14, decision 11). One Odoo call follows.
+decision 2 refuses every changing call on ``res.users``), then every field reference the
+arguments make, read per method by ``safety.execute_args`` and resolved by the policy (REQ-11-14,
+decisions 11 and 40). One Odoo call follows.
 
 The answer is either an action summary (REQ-04-27) or the value. A None result is a success:
 over XML-RPC it arrives as the "cannot marshal None" fault after the method ran and committed
@@ -14,17 +15,15 @@ over XML-RPC it arrives as the "cannot marshal None" fault after the method ran 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from odoo_mcp.connection import CallOutcome, OdooError
 from odoo_mcp.context import ServerContext
-from odoo_mcp.domain import OPERATORS
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES
-from odoo_mcp.safety.blocklists import NAME_SEARCH_FIELDS
 from odoo_mcp.safety.execute_args import NAME_SEARCH_METHODS, call_refs
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.core_actions import ActionSummary, is_action, summarize_action
@@ -121,86 +120,6 @@ class ExecuteResult(ResultModel):
         if self.result_type == "action" and isinstance(data, dict):
             data.pop("result", None)
         return data
-
-
-def _is_leaf(value: list[Any] | tuple[Any, ...]) -> bool:
-    # an operator may be any JSON value: only a string can be looked up (a list is unhashable)
-    if len(value) != 3 or not isinstance(value[0], str) or not isinstance(value[1], str):
-        return False
-    return value[1] in OPERATORS
-
-
-def _named_fields(value: object) -> Iterator[str]:
-    """Field names an argument names: dict keys, domain leaves, lists of field names.
-
-    A domain leaf names its path (first and last segment: ``partner_id.email`` names
-    ``partner_id`` here and ``email`` for a global blocklist entry); its operator and value
-    are data, not field names, so ``["name", "ilike", "password"]`` names only ``name``.
-    """
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if isinstance(key, str):
-                yield key
-            yield from _named_fields(item)
-    elif isinstance(value, list | tuple):
-        if _is_leaf(value):
-            path = value[0].split(".")
-            yield from dict.fromkeys((path[0], path[-1]))
-            if isinstance(value[2], Mapping | list | tuple):
-                yield from _named_fields(value[2])  # `any` sub-domains name fields too
-            return
-        for item in value:
-            if isinstance(item, str):
-                yield item
-            else:
-                yield from _named_fields(item)
-
-
-def _filter_paths(value: object) -> Iterator[str]:
-    """The paths the domain leaves inside an argument filter on."""
-    if isinstance(value, Mapping):
-        for item in value.values():
-            yield from _filter_paths(item)
-    elif isinstance(value, list | tuple):
-        if _is_leaf(value):
-            yield value[0]
-            if isinstance(value[2], Mapping | list | tuple):
-                yield from _filter_paths(value[2])
-            return
-        for item in value:
-            yield from _filter_paths(item)
-
-
-def _check_name_searches(ctx: ServerContext, model: str, params: ExecuteInput) -> None:
-    """REQ-11-14 (issue 13): Odoo's name search, and a filter on display_name, match fields
-    beyond the name; where one of them is blocked, the search would be an oracle on it.
-    A dotted path's model is not resolved here: any name search model with a blocked field
-    refuses it."""
-    if params.method == "name_search":
-        ctx.policy.check_name_search(model)
-    for path in _filter_paths([params.args, params.kwargs]):
-        segments = path.split(".")
-        if segments[-1] != "display_name":
-            continue
-        for searched in [model] if len(segments) == 1 else list(NAME_SEARCH_FIELDS):
-            ctx.policy.check_name_search(searched)
-
-
-def _check_fields(
-    ctx: ServerContext, model: str, operation: Operation, params: ExecuteInput
-) -> None:
-    """REQ-11-14: a blocked field named anywhere in the arguments is refused (decision 11)."""
-    # Top-level strings are plain arguments (a name_search text), not field names.
-    named = [name for arg in params.args if not isinstance(arg, str) for name in _named_fields(arg)]
-    named += _named_fields(params.kwargs)
-    blocked = [name for name in dict.fromkeys(named) if ctx.policy.is_field_blocked(model, name)]
-    _check_name_searches(ctx, model, params)
-    if not blocked:
-        return
-    if operation in (Operation.READ, Operation.SEARCH):
-        ctx.policy.check_read_fields(model, blocked)
-    else:
-        ctx.policy.check_values(model, dict.fromkeys(blocked))
 
 
 async def _check_references(ctx: ServerContext, params: ExecuteInput) -> None:
@@ -309,8 +228,6 @@ async def execute(ctx: ServerContext, params: ExecuteInput) -> ExecuteResult:
     """
     model, method = params.model, params.method
     ctx.policy.check_execute(model, method)
-    operation = operation_of_method(method)
-    _check_fields(ctx, model, operation, params)
     await _check_references(ctx, params)
     kwargs, context, warnings = _call_arguments(params)
     translated = await _name_get_without_name_get(ctx, params)
