@@ -183,16 +183,13 @@ def call_refs(
     method: str,
     args: Sequence[object],
     kwargs: Mapping[str, object],
-    context: Mapping[str, object] | None,
 ) -> Iterator[FieldRef]:
     """REQ-11-14: every field reference an execute call makes, read per declared argument;
     an undeclared argument (or method) is read conservatively (fails closed)."""
     declared = METHOD_ARGUMENTS.get(method)
     if declared is None and _action_like(method):
         declared = (False, ())
-    if context is not None:
-        yield from context_refs(context, "context")
-    inline = kwargs.get("context")
+    inline = kwargs.get("context")  # the tool's own ``context`` is the dispatcher's to check
     if isinstance(inline, Mapping):
         yield from context_refs(inline, "kwargs.context")
     if declared is None:

@@ -16,6 +16,7 @@ from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.blocklists import (
     DEFAULT_MODEL_BLOCKLIST,
     EXTRA_DEFAULT_MODEL_BLOCKLIST,
+    NAME_SEARCH_FIELDS,
     WRITE_PROTECTED_MODELS,
     FieldFilter,
     MethodFilter,
@@ -38,6 +39,8 @@ class FieldSource(Protocol):
 
     async def get_fields(self, model: str) -> Mapping[str, Any]: ...
 
+    def cached(self, model: str) -> Mapping[str, Any] | None: ...
+
 
 __all__ = ["SafetyPolicy"]
 
@@ -45,12 +48,6 @@ _READS = (Operation.READ, Operation.SEARCH)
 _ORDER_TERM = re.compile(
     r"^\s*\"?([\w.]+)\"?(?:\s+(?:asc|desc))?(?:\s+nulls\s+(?:first|last))?\s*$", re.I
 )
-
-
-def _name_search_models() -> frozenset[str]:
-    from odoo_mcp.safety.blocklists import NAME_SEARCH_FIELDS
-
-    return frozenset(NAME_SEARCH_FIELDS)
 
 
 class SafetyPolicy:
@@ -138,7 +135,7 @@ class SafetyPolicy:
         """REQ-11-14: a dotted path through a blocked field or model is blocked (decision 11)."""
         return self.fields.is_path_blocked(model, path, relation_of, self.models.is_readable)
 
-    def use_metadata(self, registry: Any) -> None:
+    def use_metadata(self, registry: FieldSource) -> None:
         """REQ-11-14: derived fields are found in the registry's cached metadata (``cached``)."""
         self.fields.use_metadata(registry.cached, lambda m: not self.models.is_readable(m))
 
@@ -163,17 +160,16 @@ class SafetyPolicy:
             current: str | None = model
             info: Any = None
             for depth, name in enumerate(ref.path):
-                if self.fields.is_field_blocked(current or "", name) or (
-                    current is None and name in self.fields.names
-                ):
-                    self._refuse_reference(model, ref, name, current, verb)
                 info = None
-                if current is not None:
+                if current is None:  # unresolved: any name found derived anywhere is refused
+                    if name in self.fields.names:
+                        self._refuse_reference(model, ref, name, current, verb)
+                else:
                     try:
                         info = (await fields.get_fields(current)).get(name)
                     except Exception:  # Odoo answers for the unknown model itself
                         info = None
-                    # the metadata may have just arrived: derived fields are known now
+                    # after the metadata: fields derived from a blocked one are known
                     if self.fields.is_field_blocked(current, name):
                         self._refuse_reference(model, ref, name, current, verb)
                 relation = getattr(info, "relation", None)
@@ -190,7 +186,7 @@ class SafetyPolicy:
                 self.check_name_search(str(info.relation))
             elif info is None and current is None:
                 # unresolved path: any model whose name search would match a blocked field
-                for searched in sorted(_name_search_models()):
+                for searched in sorted(NAME_SEARCH_FIELDS):
                     self.check_name_search(searched)
 
     def _refuse_reference(

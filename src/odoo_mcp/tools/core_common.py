@@ -28,7 +28,7 @@ from pydantic.json_schema import SkipJsonSchema
 from odoo_mcp.connection import OdooRpcError
 from odoo_mcp.context import ServerContext
 from odoo_mcp.domain import parse_domain, validate_domain, validate_order
-from odoo_mcp.field_refs import FieldRef, context_refs, domain_refs, field_list_refs, order_refs
+from odoo_mcp.field_refs import FieldRef, domain_refs, field_list_refs, order_refs
 from odoo_mcp.registry import FieldInfo
 
 __all__ = [
@@ -189,16 +189,14 @@ async def checked_references(
     *,
     fields: Sequence[str] = (),
     order: str | None = None,
-    context: Mapping[str, Any] | None = None,
 ) -> None:
-    """REQ-11-14 (issue 26): the fields, order and context of a tool call, resolved by the
-    one owner of field references: fields derived from a blocked one (known once the model's
-    metadata is cached, which this loads), paths through blocked models, and context keys
-    that name fields (``group_by``, ``default_<f>``, ``show_email``)."""
+    """REQ-11-14 (issue 26): the fields and order of a tool call, resolved by the one owner of
+    field references: fields derived from a blocked one (known once the model's metadata is
+    cached, which this loads) and paths through blocked models. (The tool's Odoo context is
+    checked for every tool by the dispatcher.)"""
     refs: list[FieldRef] = list(field_list_refs([f for f in fields if f != "*"], "fields"))
     if order:
         refs += order_refs(order, "order")
-    refs += context_refs(context, "context")
     await ctx.policy.check_references(model, refs, ctx.registry)
 
 

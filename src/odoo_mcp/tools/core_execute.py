@@ -129,7 +129,7 @@ async def _check_references(ctx: ServerContext, params: ExecuteInput) -> None:
     that would match a blocked field refuse the call before it reaches Odoo."""
     if params.method in NAME_SEARCH_METHODS:
         ctx.policy.check_name_search(params.model)
-    refs = call_refs(params.method, params.args, params.kwargs, params.context)
+    refs = call_refs(params.method, params.args, params.kwargs)
     await ctx.policy.check_references(params.model, refs, ctx.registry)
 
 

@@ -142,9 +142,7 @@ async def search_read(ctx: ServerContext, params: SearchReadInput) -> SearchRead
     parse_order(params.order)
     domain, warnings = await checked_domain(ctx, model, params.domain)
     order = await checked_order(ctx, model, params.order)
-    await checked_references(
-        ctx, model, fields=params.fields, order=params.order, context=params.context
-    )
+    await checked_references(ctx, model, fields=params.fields, order=params.order)
     fields = await ctx.registry.get_fields(model)
     limit = params.limit if "limit" in params.model_fields_set else ctx.search_default_limit
     limit = max(1, min(limit, ctx.search_max_limit, MAX_LIMIT))
@@ -218,7 +216,7 @@ async def read(ctx: ServerContext, params: ReadInput) -> ReadResult:
     model = params.model
     ctx.policy.check_operation(Operation.READ, model)
     ctx.policy.check_read_fields(model, [f for f in params.fields if f != "*"])
-    await checked_references(ctx, model, fields=params.fields, context=params.context)
+    await checked_references(ctx, model, fields=params.fields)
     fields = await ctx.registry.get_fields(model)
     requested: list[str] | None
     if "*" in params.fields:

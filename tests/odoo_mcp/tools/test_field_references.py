@@ -93,12 +93,12 @@ def test_specifications_exports_and_context_name_fields() -> None:
 
 
 def test_unknown_methods_are_read_conservatively() -> None:
-    refs = call_refs("some_new_method", ["sort by email please"], {"x": {"email": 1}}, None)
+    refs = call_refs("some_new_method", ["sort by email please"], {"x": {"email": 1}})
     assert "email" in _paths(refs)
 
 
 def test_known_methods_do_not_take_values_for_fields() -> None:
-    refs = call_refs("name_search", ["email"], {"operator": "ilike"}, None)
+    refs = call_refs("name_search", ["email"], {"operator": "ilike"})
     assert _paths(refs) == []
 
 
