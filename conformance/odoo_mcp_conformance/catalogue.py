@@ -38,6 +38,9 @@ class Requirement(BaseModel):
     decisions: tuple[int, ...] = ()
     area: str
     note: str = ""
+    #: a seed requirement no mutant can violate on the wire says why here (issue 27: every
+    #: other one has a mutant in conformance/mutants/ that the kit must kill)
+    unobservable: str = ""
 
     @model_validator(mode="after")
     def _excluded_needs_reason(self) -> Requirement:
@@ -103,6 +106,14 @@ class Catalogue(Mapping[str, Requirement]):
     def must_prove(self) -> tuple[str, ...]:
         """The documents whose every testable requirement must be proven (``must_prove``)."""
         return tuple(doc.document.id for doc in self.documents if doc.document.must_prove)
+
+    @property
+    def seed_documents(self) -> tuple[str, ...]:
+        """The documents taken from a seed (``source = "seeds/..."``): the ones whose every
+        observable requirement needs a mutant the kit kills (issue 27)."""
+        return tuple(
+            doc.document.id for doc in self.documents if doc.document.source.startswith("seeds/")
+        )
 
     def __getitem__(self, key: str) -> Requirement:
         return self._rows[key]

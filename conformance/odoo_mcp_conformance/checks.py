@@ -19,7 +19,13 @@ import pytest
 from pytest_bdd import then
 from pytest_bdd.parsers import StepParser
 
-from odoo_mcp_conformance.sources import Check, Source, split_step_source
+from odoo_mcp_conformance.sources import (
+    Check,
+    Source,
+    StepPrefix,
+    parse_step_prefix,
+    split_step_source,
+)
 
 __all__ = ["CheckRecorder", "SourcedParser", "check", "in_words"]
 
@@ -33,15 +39,19 @@ class CheckRecorder:
         self.default = default
         self.checks: list[Check] = []
         self.step_text = ""
-        self.step_source: Source | None = None
+        self.prefix = StepPrefix()
 
     def begin_step(self, text: str) -> None:
-        self.step_source, self.step_text = split_step_source(text)
+        self.prefix, self.step_text = parse_step_prefix(text)
+
+    @property
+    def step_source(self) -> Source | None:
+        return self.prefix.source
 
     @property
     def source(self) -> Source:
         """The source of the running step: its own prefix, else the scenario's."""
-        return self.step_source or self.default
+        return self.prefix.source or self.default
 
     def record(self, passed: bool, message: str = "", *, source: Source | None = None,
                label: str = "") -> None:  # fmt: skip
@@ -52,6 +62,8 @@ class CheckRecorder:
                 source=source or self.source,
                 outcome="passed" if passed else "failed",
                 message=message,
+                requirements=self.prefix.requirements,
+                prerequisite=self.prefix.prerequisite,
             )
         )
 

@@ -9,9 +9,10 @@ information. The reports are deterministic: sorted, no timestamps, no durations.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Literal
 from xml.etree import ElementTree as ET
@@ -32,7 +33,7 @@ __all__ = [
     "write_reports",
 ]
 
-Status = Literal["passing", "failing", "not_applicable", "untested", "excluded"]
+Status = Literal["passing", "failing", "blocked", "not_applicable", "untested", "excluded"]
 #: ``noted``: the scenario ran, but none of its checks is an expectation of the run's profile
 #: (a decision or reference scenario in the spec profile): reported, never a verdict.
 Outcome = Literal["passed", "failed", "not_applicable", "noted"]
@@ -76,6 +77,8 @@ class RequirementVerdict(BaseModel):
     #: those checks went (``passing``, ``failing``, or ``untested`` when there are none)
     other_sources: tuple[str, ...] = ()
     other_status: Status = "untested"
+    #: ``blocked``: the requirements whose failed prerequisite kept this one from a verdict
+    blocked_by: tuple[str, ...] = ()
     #: what the failure costs: error (fails the run), warning, info; None when not failing
     severity: Literal["error", "warning", "info"] | None = None
     in_baseline: bool = False
@@ -104,6 +107,10 @@ def _explain(check: Check) -> str:
     """A failed check in words: its source, its step, what was expected and what came."""
     where = f"[{check.source.label}] {check.step}"
     return f"{where}: {check.message}" if check.message else where
+
+
+def _counts_in(check: Check, profile: str) -> bool:
+    return check.source.counts_in(profile)  # type: ignore[arg-type]
 
 
 def judge(checks: Sequence[Check], profile: str) -> tuple[Outcome, str, tuple[str, ...]]:
@@ -142,31 +149,78 @@ def rejudge(report: RunReport, profile: str, catalogue: Catalogue, baseline: Bas
     )
 
 
-def _split_status(results: list[ScenarioResult], seed: bool) -> Status:
-    """The status of one side (seed checks, or the others) of a requirement's scenarios."""
+Side = Callable[[Check], bool]
+
+
+def _verdict_in(result: ScenarioResult, req_id: str, counts: Side) -> tuple[str, tuple[str, ...]]:
+    """One scenario's verdict on one requirement, from the checks ``counts`` keeps.
+
+    Issue 27: a check judges only its own requirements (``[for REQ-x]``), so a structure
+    check never fails the traceback requirement beside it; a failed prerequisite of another
+    requirement (``[needs REQ-x]``) leaves this one ``blocked`` by it, not failing. Returns
+    (``failed`` | ``blocked`` | ``passed`` | ``not_applicable`` | ``""`` when no check
+    counts, the blocking requirements).
+    """
+    if result.outcome == "not_applicable":
+        return "not_applicable", ()
+    if not result.checks:  # a result written without its checks: its outcome is its verdict
+        return {"failed": "failed", "passed": "passed"}.get(result.outcome, ""), ()
+    checks = [c for c in result.checks if counts(c)]
+    blockers = tuple(
+        sorted(
+            {
+                req
+                for c in checks
+                if c.prerequisite and c.outcome == "failed" and req_id not in c.requirements
+                for req in c.requirements
+            }
+        )
+    )
+    if blockers:
+        return "blocked", blockers
+    own = [c for c in checks if c.judges(req_id)]
+    if any(c.outcome == "failed" for c in own):
+        return "failed", ()
+    return ("passed" if own else ""), ()
+
+
+def _requirement_status(
+    results: list[ScenarioResult], req_id: str, counts: Side
+) -> tuple[Status, tuple[str, ...]]:
+    """A requirement's status over its scenarios: failing, then blocked, then passing."""
     outcomes: set[str] = set()
+    blockers: set[str] = set()
     for result in results:
-        if result.outcome == "not_applicable":
-            outcomes.add("not_applicable")
-        side = [c for c in result.checks if (c.source.kind == "seed") == seed]
-        if side:
-            outcomes.add("failed" if any(c.outcome == "failed" for c in side) else "passed")
+        outcome, by = _verdict_in(result, req_id, counts)
+        outcomes.add(outcome)
+        blockers.update(by)
     if "failed" in outcomes:
-        return "failing"
+        return "failing", ()
+    if "blocked" in outcomes:
+        return "blocked", tuple(sorted(blockers))
     if "passed" in outcomes:
-        return "passing"
-    return "not_applicable" if outcomes else "untested"
+        return "passing", ()
+    return ("not_applicable" if "not_applicable" in outcomes else "untested"), ()
 
 
-def _status(results: list[ScenarioResult]) -> Status:
-    outcomes = {r.outcome for r in results} - {"noted"}
-    if not outcomes:
-        return "untested"
-    if "failed" in outcomes:
-        return "failing"
-    if "passed" in outcomes:
-        return "passing"
-    return "not_applicable"
+def _failures(results: list[ScenarioResult], req_id: str, counts: Side) -> tuple[str, ...]:
+    """The failed checks that judge ``req_id``, each with its scenario, in words."""
+    failures = []
+    for result in results:
+        if _verdict_in(result, req_id, counts)[0] != "failed":
+            continue
+        failed = [c for c in result.checks if counts(c) and c.judges(req_id)]
+        text = "; ".join(_explain(c) for c in failed if c.outcome == "failed")
+        failures.append(f"{result.label}: {text or result.message}")
+    return tuple(failures)
+
+
+def _seed(check: Check) -> bool:
+    return check.source.kind == "seed"
+
+
+def _not_seed(check: Check) -> bool:
+    return check.source.kind != "seed"
 
 
 def build_report(
@@ -189,7 +243,10 @@ def build_report(
     for req_id in catalogue:
         row = catalogue[req_id]
         tagged = by_req.get(req_id, [])
-        status: Status = "excluded" if not row.testable else _status(tagged)
+        counting: Side = functools.partial(_counts_in, profile=profile)
+        status, blocked_by = _requirement_status(tagged, req_id, counting)
+        if not row.testable:
+            status, blocked_by = "excluded", ()
         severity: Literal["error", "warning", "info"] | None = None
         if status == "failing":
             if row.keyword == "MUST" or (row.keyword == "SHOULD" and strict):
@@ -204,13 +261,18 @@ def build_report(
                 summary=row.summary,
                 status=status,
                 scenarios=tuple(r.label for r in tagged),
-                failures=tuple(f"{r.label}: {r.message}" for r in tagged if r.outcome == "failed"),
+                failures=_failures(tagged, req_id, counting),
                 notes=tuple(f"{r.label}: {note}" for r in tagged for note in r.notes),
-                seed_status="excluded" if not row.testable else _split_status(tagged, True),
+                seed_status="excluded"
+                if not row.testable
+                else _requirement_status(tagged, req_id, _seed)[0],
                 other_sources=tuple(
                     sorted({c.source.label for r in tagged for c in r.checks} - {"seed"})
                 ),
-                other_status="excluded" if not row.testable else _split_status(tagged, False),
+                other_status="excluded"
+                if not row.testable
+                else _requirement_status(tagged, req_id, _not_seed)[0],
+                blocked_by=blocked_by,
                 severity=severity,
                 in_baseline=req_id in expected,
                 reason=row.reason,

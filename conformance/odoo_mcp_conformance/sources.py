@@ -24,7 +24,9 @@ __all__ = [
     "Check",
     "Profile",
     "Source",
+    "StepPrefix",
     "code_category",
+    "parse_step_prefix",
     "scenario_source",
     "split_step_source",
 ]
@@ -33,7 +35,10 @@ Profile = Literal["spec", "reference"]
 PROFILES: Final[tuple[Profile, ...]] = ("spec", "reference")
 
 _DECISION_TAG = re.compile(r"decision-(\d+)")
-_STEP_PREFIX = re.compile(r"^\[(seed|reference|decisions? (\d+(?:\s*,\s*\d+)*))\]\s+")
+_STEP_PREFIX = re.compile(
+    r"^\[(?:(seed|reference|decisions? (\d+(?:\s*,\s*\d+)*))\s*)?"
+    r"(?:(for|needs) (REQ-[\w-]+(?:\s*,\s*REQ-[\w-]+)*))?\]\s+"
+)
 
 
 class Source(BaseModel):
@@ -64,6 +69,15 @@ class Check(BaseModel):
     source: Source
     outcome: Literal["passed", "failed"]
     message: str = ""
+    #: the requirements this check judges (``[for REQ-x]``); empty: every requirement of
+    #: its scenario
+    requirements: tuple[str, ...] = ()
+    #: ``[needs REQ-x]``: a prerequisite owned by ``requirements``; when it fails, the
+    #: scenario's other requirements are blocked by it, not failed
+    prerequisite: bool = False
+
+    def judges(self, req_id: str) -> bool:
+        return not self.requirements or req_id in self.requirements
 
 
 SEED: Final = Source(kind="seed")
@@ -83,18 +97,46 @@ def scenario_source(tags: Iterable[str]) -> Source:
     return SEED
 
 
+class StepPrefix(BaseModel):
+    """What a step's ``[...]`` prefix says: its source, and which requirements it judges."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: Source | None = None
+    requirements: tuple[str, ...] = ()
+    prerequisite: bool = False
+
+
+def parse_step_prefix(text: str) -> tuple[StepPrefix, str]:
+    """A step's prefix and its text without it.
+
+    ``[seed]``, ``[reference]``, ``[decision 11]`` set the source; ``[for REQ-10-02]`` makes
+    the check judge that requirement alone (issue 27: a structure check inside a traceback
+    scenario never fails the traceback requirement); ``[needs REQ-04-22]`` makes it a
+    prerequisite owned by REQ-04-22. Both parts combine: ``[decision 15 for REQ-04-27]``.
+    """
+    match = _STEP_PREFIX.match(text)
+    if match is None or not (match.group(1) or match.group(3)):
+        return StepPrefix(), text
+    rest = text[match.end() :]
+    source: Source | None = None
+    if match.group(1) == "seed":
+        source = SEED
+    elif match.group(1) == "reference":
+        source = REFERENCE
+    elif match.group(1):
+        numbers = tuple(int(n) for n in re.split(r"\s*,\s*", match.group(2)))
+        source = Source(kind="decision", decisions=numbers)
+    requirements = tuple(re.split(r"\s*,\s*", match.group(4))) if match.group(4) else ()
+    return StepPrefix(
+        source=source, requirements=requirements, prerequisite=match.group(3) == "needs"
+    ), rest
+
+
 def split_step_source(text: str) -> tuple[Source | None, str]:
     """A step's own source prefix, if any, and its text without the prefix."""
-    match = _STEP_PREFIX.match(text)
-    if match is None:
-        return None, text
-    rest = text[match.end() :]
-    if match.group(1) == "seed":
-        return SEED, rest
-    if match.group(1) == "reference":
-        return REFERENCE, rest
-    numbers = tuple(int(n) for n in re.split(r"\s*,\s*", match.group(2)))
-    return Source(kind="decision", decisions=numbers), rest
+    prefix, rest = parse_step_prefix(text)
+    return prefix.source, rest
 
 
 #: Error codes the seeds define, with their category and where. SPEC-10 REQ-10-01 (one code per

@@ -93,3 +93,28 @@ def run_kits(jobs: Mapping[str, Job], workers: int = 3) -> dict[str, KitRun]:
             for name, (target, report_dir, extra) in jobs.items()
         }
         return {name: future.result() for name, future in futures.items()}
+
+
+def mutant_jobs(mutants: Mapping[str, Any], tmp_path_factory: Any) -> dict[str, Job]:
+    """One spec-profile kit run per mutant (conformance/mutants/): a target file naming
+    ``run.py NAME`` over the mutant's transport, its scenarios selected by ``-k``."""
+    jobs: dict[str, Job] = {}
+    targets = ROOT / "conformance" / "targets"
+    launcher = ROOT / "conformance" / "mutants" / "run.py"
+    for name, mutant in mutants.items():
+        base = tmp_path_factory.mktemp(f"mutant-{name}")
+        http = mutant.transport == "http"
+        parent = targets / ("reference-http.toml" if http else "reference.toml")
+        flags = ["--transport", "http", "--port", "{port}", "--http-auth", "on"] if http else []
+        command = ["{python}", str(launcher), name, *flags, *mutant.args]
+        target = base / "target.toml"
+        target.write_text(
+            f"extends = {json.dumps(str(parent))}\n\n[target]\n"
+            f'name = "mutant-{name}"\nprofile = "spec"\n'
+            f"command = {json.dumps(command)}\n"
+        )
+        extra: list[str] = ["--workers", "1", "--profile", "spec", "-k", mutant.selection]
+        if mutant.features:
+            extra += ["--features", str(feature_subset(base / "features", mutant.features))]
+        jobs[name] = (target, base / "report", tuple(extra))
+    return jobs

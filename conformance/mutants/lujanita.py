@@ -1,0 +1,3 @@
+"""Mutants of lujanita (see registry.py)."""
+
+from __future__ import annotations

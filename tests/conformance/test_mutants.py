@@ -1,0 +1,88 @@
+"""The kit proven by mutation (issue 27): every seed requirement has a mutant it kills.
+
+Each mutant in conformance/mutants/ is the reference server with one defect against one seed
+sentence. The kit's spec profile (seed expectations only) runs the scenarios tagged with the
+requirements the mutant must fail, and must fail exactly those: a surviving mutant is a check
+too weak to judge another implementation, a requirement failed besides is a check blaming
+the wrong sentence. Every requirement of a seed document with behaviour observable on the
+wire has a mutant, or its catalogue row says why it has none (``unobservable``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from kit_runs import ROOT, KitRun, mutant_jobs, run_kits
+
+from odoo_mcp_conformance.catalogue import load_catalogue
+
+sys.path.insert(0, str(ROOT / "conformance" / "mutants"))
+from registry import Mutant, all_mutants
+
+MUTANTS: dict[str, Mutant] = all_mutants()
+CATALOGUE = load_catalogue()
+#: where the run's verdicts go when set (``tox -e mutation`` and the docs matrix read them)
+RESULTS = os.environ.get("ODOO_MCP_MUTATION_RESULTS", "")
+
+
+def test_every_mutant_names_requirements_of_the_catalogue() -> None:
+    for mutant in MUTANTS.values():
+        unknown = [req for req in mutant.kills if req not in CATALOGUE]
+        assert not unknown, f"{mutant.name} kills unknown requirements {unknown}"
+        assert all(CATALOGUE[req].testable for req in mutant.kills), mutant.name
+
+
+def killed_requirements() -> set[str]:
+    """What the mutants and the hand-made broken servers (../broken_servers) must fail."""
+    broken = tomllib.loads((ROOT / "conformance/broken_servers/expected.toml").read_text())
+    return {req for mutant in MUTANTS.values() for req in mutant.kills} | {
+        req for spec in broken["variant"].values() for req in spec["fails"]
+    }
+
+
+def test_every_observable_seed_requirement_has_a_mutant() -> None:
+    killed = killed_requirements()
+    seeds = set(CATALOGUE.seed_documents)
+    missing = [
+        req
+        for req in CATALOGUE
+        if CATALOGUE.document_of[req] in seeds
+        and CATALOGUE[req].testable
+        and not CATALOGUE[req].unobservable
+        and req not in killed
+    ]
+    assert missing == []
+    for req in CATALOGUE:
+        if CATALOGUE[req].unobservable:
+            assert req not in killed, f"{req} says it is unobservable yet a mutant kills it"
+
+
+@pytest.fixture(scope="module")
+def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
+    runs = run_kits(mutant_jobs(MUTANTS, tmp_path_factory))
+    if RESULTS:
+        verdicts = {
+            name: {
+                "kills": list(MUTANTS[name].kills),
+                "failing": sorted(r for r, s in run.statuses().items() if s == "failing"),
+            }
+            for name, run in runs.items()
+        }
+        Path(RESULTS).parent.mkdir(parents=True, exist_ok=True)
+        Path(RESULTS).write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
+    return runs
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_kit_kills_the_mutant_on_exactly_its_requirements(
+    name: str, mutant_runs: dict[str, KitRun]
+) -> None:
+    run = mutant_runs[name]
+    failing = sorted(req for req, status in run.statuses().items() if status == "failing")
+    assert failing == sorted(MUTANTS[name].kills), run.output[-3000:]
+    assert run.report["profile"] == "spec"
