@@ -63,8 +63,18 @@ def test_every_observable_seed_requirement_has_a_mutant() -> None:
 
 
 @pytest.fixture(scope="module")
-def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
-    runs = run_kits(mutant_jobs(MUTANTS, tmp_path_factory))
+def mutant_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, KitRun]:
+    """The kit on every mutant this session selected (``-k name`` runs one), three at once."""
+    selected = {
+        item.callspec.params["name"]
+        for item in request.session.items
+        if isinstance(item, pytest.Function)
+        and hasattr(item, "callspec")
+        and item.originalname == "test_kit_kills_the_mutant_on_exactly_its_requirements"
+    }
+    runs = run_kits(mutant_jobs({n: MUTANTS[n] for n in selected}, tmp_path_factory))
     if RESULTS:
         verdicts = {
             name: {
