@@ -17,8 +17,10 @@ from odoo_mcp_conformance.sources import (
     REFERENCE_CODES,
     SEED,
     SEED_CODES,
+    Check,
     Source,
     code_category,
+    parse_step_prefix,
     scenario_source,
     split_step_source,
 )
@@ -134,3 +136,85 @@ def test_the_body_is_read_from_the_text_first() -> None:
     assert _outcome([prose], {"records": []}).structured == {"records": []}
     assert _outcome([], {"result": [1, 2]}).structured == [1, 2]
     assert _outcome([prose]).structured is None
+
+
+DECIDED_15 = Source(kind="decision", decisions=(15,))
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "requirements", "prerequisite", "rest"),
+    [
+        ("[for REQ-10-02] the error is JSON", None, ("REQ-10-02",), False, "the error is JSON"),
+        ("[needs REQ-04-22] the call succeeds", None, ("REQ-04-22",), True, "the call succeeds"),
+        ("[seed for REQ-10-02, REQ-10-03] x", SEED, ("REQ-10-02", "REQ-10-03"), False, "x"),
+        ("[decision 15 for REQ-04-27] x", DECIDED_15, ("REQ-04-27",), False, "x"),
+        ("[for] x", None, (), False, "[for] x"),
+        ("[] x", None, (), False, "[] x"),
+    ],
+)  # fmt: skip
+def test_a_step_prefix_names_its_requirements(
+    text: str, source: Source | None, requirements: tuple[str, ...], prerequisite: bool, rest: str
+) -> None:
+    prefix, remainder = parse_step_prefix(text)
+    assert (prefix.source, prefix.requirements, prefix.prerequisite, remainder) == (
+        source, requirements, prerequisite, rest,
+    )  # fmt: skip
+
+
+def _attributed(
+    checks: list[Check], reqs: tuple[str, ...] = ("REQ-99-01", "REQ-99-02")
+) -> ScenarioResult:
+    return ScenarioResult(
+        id="s", feature="f.feature", scenario="s", requirements=reqs, outcome="failed",
+        checks=tuple(checks),
+    )  # fmt: skip
+
+
+def _check(outcome: str, reqs: tuple[str, ...] = (), prerequisite: bool = False) -> Check:
+    return Check(step="a step", source=SEED, outcome=outcome, message="why",  # type: ignore[arg-type]
+                 requirements=reqs, prerequisite=prerequisite)  # fmt: skip
+
+
+def _statuses(result: ScenarioResult) -> dict[str, tuple[str, tuple[str, ...]]]:
+    report = build_report(target="t", odoo_version="19.0", catalogue=_catalogue(),
+                          results=[result], baseline=Baseline(), profile="spec")  # fmt: skip
+    return {v.id: (v.status, v.blocked_by) for v in report.requirements if v.scenarios}
+
+
+def test_a_check_for_one_requirement_never_fails_another() -> None:
+    """Issue 27: REQ-10-14's 'no traceback' passed everywhere yet failed on a structure step."""
+    statuses = _statuses(_attributed([_check("failed", ("REQ-99-01",)), _check("passed")]))
+    assert statuses == {"REQ-99-01": ("failing", ()), "REQ-99-02": ("passing", ())}
+    # an unattributed failed check still fails every requirement of its scenario
+    statuses = _statuses(_attributed([_check("failed")]))
+    assert statuses == {"REQ-99-01": ("failing", ()), "REQ-99-02": ("failing", ())}
+
+
+def test_a_failed_prerequisite_blocks_the_other_requirements() -> None:
+    result = _attributed([_check("failed", ("REQ-99-01",), prerequisite=True), _check("failed")])
+    assert _statuses(result) == {
+        "REQ-99-01": ("failing", ()),
+        "REQ-99-02": ("blocked", ("REQ-99-01",)),
+    }
+    report = build_report(target="t", odoo_version="19.0", catalogue=_catalogue(),
+                          results=[result], baseline=Baseline(), profile="spec")  # fmt: skip
+    assert report.unexpected_failures == ("REQ-99-01",)  # blocked is not a failure
+    # a prerequisite that passed blocks nothing
+    passed = _attributed([_check("passed", ("REQ-99-01",), prerequisite=True), _check("failed")])
+    assert _statuses(passed)["REQ-99-02"] == ("failing", ())
+
+
+def test_a_requirement_failure_lists_only_its_own_checks() -> None:
+    result = _attributed(
+        [
+            Check(step="structure", source=SEED, outcome="failed", message="no category",
+                  requirements=("REQ-99-01",)),
+            Check(step="no traceback", source=SEED, outcome="failed", message="a traceback"),
+        ]
+    )  # fmt: skip
+    report = build_report(target="t", odoo_version="19.0", catalogue=_catalogue(),
+                          results=[result], baseline=Baseline(), profile="spec")  # fmt: skip
+    by_id = {v.id: v for v in report.requirements}
+    assert "no category" in by_id["REQ-99-01"].failures[0]
+    assert "no category" not in by_id["REQ-99-02"].failures[0]
+    assert "a traceback" in by_id["REQ-99-02"].failures[0]
