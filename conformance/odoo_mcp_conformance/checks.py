@@ -12,6 +12,7 @@ reference server's own error code.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -112,6 +113,9 @@ def check(parser: StepParser) -> Callable[[F], F]:
             except (AssertionError, pytest.fail.Exception) as exc:
                 recorder.record(False, in_words(exc))
                 return
+            except Exception as exc:
+                recorder.record(False, unreadable(exc, kwargs.get("world")))
+                return
             if len(recorder.checks) == before:
                 recorder.record(True)
 
@@ -119,6 +123,32 @@ def check(parser: StepParser) -> Callable[[F], F]:
         return func
 
     return decorator
+
+
+def shown(value: Any, limit: int = 300) -> str:
+    """A value as JSON text for a message (never a Python repr), cut at ``limit``."""
+    try:
+        text = json.dumps(value, default=str, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def unreadable(exc: BaseException, world: Any = None) -> str:
+    """A step that met an answer it cannot read (a list where a number is due, an object
+    where a list is): a failed check in words, with what came, never the kit's own error."""
+    message = "the answer does not have the shape this step reads"
+    outcome = None
+    if world is not None and getattr(world, "outcomes", None):
+        outcome = world.last()
+    if outcome is not None:
+        if outcome.error is not None:
+            return (
+                f"{message}: a JSON-RPC error came ({outcome.error.code} {outcome.error.message})"
+            )
+        data = outcome.structured
+        return f"{message}: {shown(data if data is not None else outcome.text)}"
+    return f"{message} ({type(exc).__name__})"
 
 
 def in_words(exc: BaseException) -> str:

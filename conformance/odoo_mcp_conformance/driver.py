@@ -119,12 +119,20 @@ class McpDriver:
         #: where this scenario's part of a pooled server's stderr starts
         self._log_start = 0
         self._served = False
+        #: (start, end) wall-clock times of this scenario's requests: the Odoo calls a
+        #: scenario caused are the ones the fake logged inside them (issue 27: a server's
+        #: own background work, start-up introspection, falls between them)
+        self.windows: list[tuple[float, float]] = []
 
     def _run(self, fn: Callable[[], Any]) -> Any:
         async def call() -> Any:
             return await fn()
 
-        return self.portal.call(call)
+        start = time.time()
+        try:
+            return self.portal.call(call)
+        finally:
+            self.windows.append((start, time.time()))
 
     def list_tools(self) -> list[t.Tool]:
         tools: list[t.Tool] = []
@@ -156,6 +164,7 @@ class McpDriver:
         """A scenario uses this server. Its log checks see what the server wrote since the
         previous scenario ended (its start-up too, when this is its first scenario)."""
         self.notifications.clear()
+        self.windows.clear()
         if self._served:
             exists = self.stderr_path is not None and self.stderr_path.exists()
             self._log_start = self.stderr_path.stat().st_size if exists else 0  # type: ignore[union-attr]

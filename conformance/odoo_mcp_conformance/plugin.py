@@ -21,7 +21,7 @@ from pytest_bdd.scenario import scenario_wrapper_template_registry
 
 from odoo_mcp_conformance.capabilities import CAPABILITIES, NOT_IMPLEMENTED
 from odoo_mcp_conformance.catalogue import REQ_ID, load_catalogue
-from odoo_mcp_conformance.checks import CheckRecorder, in_words
+from odoo_mcp_conformance.checks import CheckRecorder, in_words, unreadable
 from odoo_mcp_conformance.claims import Claims, run_claimed
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import ServerPool, inherited_env
@@ -353,7 +353,12 @@ def pytest_bdd_step_error(
     world = request.node.stash.get(_WORLD, None)
     if world is not None:
         world.checks.begin_step(step.name)
-        world.checks.record(False, in_words(exception))
+        readable = isinstance(
+            exception, (AssertionError, pytest.fail.Exception, pytest.skip.Exception)
+        )
+        world.checks.record(
+            False, in_words(exception) if readable else unreadable(exception, world)
+        )
 
 
 @pytest.hookimpl(wrapper=True)

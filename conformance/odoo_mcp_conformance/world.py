@@ -12,7 +12,7 @@ import pytest
 from mcp.client.client import ConnectMode
 
 from odoo_mcp_conformance.checks import CheckRecorder
-from odoo_mcp_conformance.control import FakeOdooControl
+from odoo_mcp_conformance.control import FakeOdooControl, OdooCall
 from odoo_mcp_conformance.driver import McpDriver, ServerPool, ToolOutcome
 from odoo_mcp_conformance.proxy import TcpProxy
 from odoo_mcp_conformance.sources import SEED
@@ -61,6 +61,22 @@ class World:
     proxy: TcpProxy | None = None
     #: a subscription was accepted: the server polls Odoo in the background from then on
     subscribed: bool = False
+    #: raw HTTP requests were sent (steps/http.py): no request windows to read calls by
+    raw_requests: bool = False
+
+    def caused_calls(self) -> list[OdooCall]:
+        """The model calls this scenario's requests caused: those the fake logged while one
+        of them was under way (issue 27). A scenario that sent raw HTTP requests, which the
+        driver does not time, sees every call since it began."""
+        calls = self.control.data_calls()
+        if self.driver is None or self.raw_requests:
+            return calls
+        windows = self.driver.windows
+        return [
+            call
+            for call in calls
+            if any(start <= float(call.get("at", start)) <= end for start, end in windows)
+        ]
 
     def configure(self, name: str, value: Any) -> None:
         """Ask for a server setting (before the server is first used)."""

@@ -16,7 +16,8 @@ import pytest
 from mcp.types import CallToolResult
 from pytest_bdd import given, parsers, when
 
-from odoo_mcp_conformance.checks import check
+from odoo_mcp_conformance.checks import check, shown
+from odoo_mcp_conformance.control import OdooCall
 from odoo_mcp_conformance.driver import ToolOutcome
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
 from odoo_mcp_conformance.proxy import TcpProxy
@@ -204,7 +205,7 @@ def _call_times(world: World, tool: str, count: int, docstring: str) -> None:
 @when(parsers.parse('the client remembers the result "{path}" as "{name}"'))
 def _remember(world: World, path: str, name: str) -> None:
     value = lookup(result_data(world), path)
-    assert value is not MISSING, f"the result has no {path!r}: {result_data(world)!r}"
+    assert value is not MISSING, f"the result has no {path!r}: {shown(result_data(world))}"
     world.remembered[name] = value
 
 
@@ -351,7 +352,9 @@ def _path_absent(world: World, path: str) -> None:
 def _exact_keys(world: World, keys: str) -> None:
     data = result_data(world)
     expected = {key.strip() for key in keys.split(",")}
-    assert isinstance(data, dict), f"expected an object with keys {sorted(expected)}, got {data!r}"
+    assert isinstance(data, dict), (
+        f"expected an object with keys {sorted(expected)}, got {shown(data)}"
+    )
     assert set(data) == expected, (
         f"expected exactly the keys {sorted(expected)}; missing {sorted(expected - set(data))}, "
         f"extra {sorted(set(data) - expected)}"
@@ -404,42 +407,49 @@ def _text_has(world: World, text: str) -> None:
 
 
 # -- Then: what Odoo received (the fake's call log) ----------------------------------------------
+def calls_in_words(calls: list[OdooCall]) -> str:
+    """Logged calls as ``model.method (protocol)``, never the log's raw records."""
+    return ", ".join(f"{c.get('model')}.{c.get('method')} ({c.get('protocol')})" for c in calls)
+
+
 @check(parsers.parse("Odoo received no call"))
 def _no_call(world: World) -> None:
-    calls = world.control.data_calls()
-    assert not calls, f"Odoo received {len(calls)} call(s): {calls}"
+    calls = world.caused_calls()
+    assert not calls, f"Odoo received {len(calls)} call(s): {calls_in_words(calls)}"
 
 
 @check(parsers.parse("Odoo received {count:d} call"))
 @check(parsers.parse("Odoo received {count:d} calls"))
 def _calls(world: World, count: int) -> None:
-    calls = world.control.data_calls()
-    assert len(calls) == count, f"Odoo received {len(calls)} call(s), expected {count}: {calls}"
+    calls = world.caused_calls()
+    assert len(calls) == count, (
+        f"Odoo received {len(calls)} call(s), expected {count}: {calls_in_words(calls)}"
+    )
 
 
 @check(parsers.parse('Odoo received {count:d} "{method}" call'))
 @check(parsers.parse('Odoo received {count:d} "{method}" calls'))
 def _method_calls(world: World, count: int, method: str) -> None:
-    calls = [c for c in world.control.data_calls() if c.get("method") == method]
+    calls = [c for c in world.caused_calls() if c.get("method") == method]
     assert len(calls) == count, f"Odoo received {len(calls)} {method} call(s), expected {count}"
 
 
 @check(parsers.parse('Odoo received no call on "{model}"'))
 def _no_model_call(world: World, model: str) -> None:
-    calls = [c for c in world.control.data_calls() if c.get("model") == model]
-    assert not calls, f"Odoo ran methods of {model}: {calls}"
+    calls = [c for c in world.caused_calls() if c.get("model") == model]
+    assert not calls, f"Odoo ran methods of {model}: {calls_in_words(calls)}"
 
 
 @check(parsers.parse("Odoo received at most {count:d} calls"))
 def _at_most(world: World, count: int) -> None:
-    calls = world.control.data_calls()
+    calls = world.caused_calls()
     assert len(calls) <= count, f"Odoo received {len(calls)} calls, at most {count} allowed"
 
 
 @check(parsers.parse('Odoo received no "{method}" call'))
 def _no_method(world: World, method: str) -> None:
-    calls = [c for c in world.control.data_calls() if c.get("method") == method]
-    assert not calls, f"Odoo received {method}: {calls}"
+    calls = [c for c in world.caused_calls() if c.get("method") == method]
+    assert not calls, f"Odoo received {method}: {calls_in_words(calls)}"
 
 
 # -- Then: tools/list ----------------------------------------------------------------------------

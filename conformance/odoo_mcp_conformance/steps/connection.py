@@ -43,7 +43,7 @@ def _version_is(world: World, major: int) -> None:
 
 
 def _model_calls(world: World) -> list[OdooCall]:
-    calls = world.control.data_calls()
+    calls = world.caused_calls()
     assert calls, "Odoo received no call on a model"
     return calls
 

@@ -40,6 +40,7 @@ def _url(world: World) -> str:
     driver = world.server()
     if not driver.url:
         not_applicable("the target is not served over HTTP")
+    world.raw_requests = True  # untimed requests: every call of the scenario counts
     return driver.url
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from pytest_bdd import parsers
 
-from odoo_mcp_conformance.checks import check
+from odoo_mcp_conformance.checks import check, shown
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
 from odoo_mcp_conformance.steps.common import parse_json, result_data
 from odoo_mcp_conformance.world import World
@@ -27,7 +27,12 @@ ALL_RECORDS = {"active_test": False}
 def _record_id(world: World, ref: str) -> int:
     name = ref.removeprefix("$")
     if name in world.remembered:
-        return int(world.remembered[name])
+        value = world.remembered[name]
+        # a server answering a list (or anything) where a record id is due fails a check
+        assert isinstance(value, int) and not isinstance(value, bool), (
+            f"the result remembered as {name!r} is {shown(value)}, not a record id"
+        )
+        return value
     if ref.isdigit():
         return int(ref)
     raise AssertionError(f"feature file bug: {ref!r} is neither a remembered name nor an id")
