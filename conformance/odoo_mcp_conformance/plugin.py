@@ -50,6 +50,7 @@ pytest_plugins = [
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()
 _WORLD = pytest.StashKey[World]()
 _PROFILE = pytest.StashKey[Profile]()
+_TRANSPORT = pytest.StashKey[str]()
 _PROGRESS = pytest.StashKey[ProgressSink]()
 #: the seconds of a scenario's set-up, added to its call's in the progress lines
 _SETUP_SECONDS = pytest.StashKey[float]()
@@ -425,8 +426,19 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             "message": message,
             "notes": notes,
             "checks": [c.model_dump(mode="json") for c in checks],
+            "protocol": _protocol(item, world),
         }
     )
+
+
+def _protocol(item: pytest.Item, world: World | None) -> str:
+    """How the scenario reached the server, and Odoo when it chose a protocol."""
+    if _TRANSPORT not in item.config.stash:
+        target = load_target(Path(item.config.getoption("--kit-target")))
+        item.config.stash[_TRANSPORT] = target.target.transport
+    transport = item.config.stash[_TRANSPORT]
+    odoo = world.settings.get("odoo_protocol") if world is not None else None
+    return f"{transport}, Odoo over {odoo}" if isinstance(odoo, str) else transport
 
 
 def _short(report: pytest.TestReport) -> str:

@@ -112,7 +112,7 @@ class FeatureProgress:
         self._write(f"{name.ljust(width)}  {feature_counts(feature.outcomes, feature.seconds)}\n")
         if self._verbose:
             for failure in feature.failures:
-                self._write(f"    FAILED {failure[:160]}\n")
+                self._write(f"    FAILED {failure}\n")  # whole: the reason is at its end
 
     def _draw_bar(self) -> None:
         total = sum(f.total for f in self._features.values())

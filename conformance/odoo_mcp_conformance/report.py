@@ -53,6 +53,8 @@ class ScenarioResult(BaseModel):
     #: failed checks that do not count in this profile ("differs from the reference")
     notes: tuple[str, ...] = ()
     checks: tuple[Check, ...] = ()
+    #: how the scenario reached the server and Odoo: ``stdio``, ``http, Odoo over json2``
+    protocol: str = ""
 
     @property
     def label(self) -> str:
@@ -211,7 +213,8 @@ def _failures(results: list[ScenarioResult], req_id: str, counts: Side) -> tuple
             continue
         failed = [c for c in result.checks if counts(c) and c.judges(req_id)]
         text = "; ".join(_explain(c) for c in failed if c.outcome == "failed")
-        failures.append(f"{result.label}: {text or result.message}")
+        protocol = f" [{result.protocol}]" if result.protocol else ""
+        failures.append(f"{result.label}{protocol}: {text or result.message}")
     return tuple(failures)
 
 
@@ -298,15 +301,48 @@ def build_report(
     )
 
 
-def render_markdown(report: RunReport) -> str:
+def render_markdown(report: RunReport, catalogue: Catalogue | None = None) -> str:
+    """The report an implementer acts on: what fails first, grouped by requirement, each
+    failed check with its scenario, protocol, source and what was expected against what
+    came; then what was blocked or not applicable and why; then the tables."""
     verdict = "meets its baseline" if report.meets_baseline else "does NOT meet its baseline"
+    failing = [v for v in report.requirements if v.status == "failing"]
     lines = [
         f"# Conformance report: {report.target}",
         "",
         f"Fake Odoo {report.odoo_version}; profile `{report.profile}`; the run {verdict}"
-        + (" (strict: SHOULD failures count)." if report.strict else "."),
+        + (" (strict: SHOULD failures count)." if report.strict else ".")
+        + f" {len(failing)} requirement(s) fail.",
         "",
         _PROFILE_TEXT.get(report.profile, ""),
+        "",
+    ]
+    if failing:
+        lines += ["## Failures", ""]
+        for v in failing:
+            where = _seed_reference(v, catalogue)
+            baseline = " (in the baseline)" if v.in_baseline else ""
+            lines += [f"### {v.id} ({v.keyword}){baseline}: {v.summary}", ""]
+            if where:
+                lines += [f"Source: {where}", ""]
+            lines += [f"- {' '.join(text.split())}" for text in v.failures]
+            lines.append("")
+    blocked = [v for v in report.requirements if v.status == "blocked"]
+    if blocked:
+        lines += ["## Blocked (a prerequisite of another requirement failed)", ""]
+        lines += [f"- {v.id}: blocked by {', '.join(v.blocked_by)}" for v in blocked] + [""]
+    if report.unexpected_failures:
+        lines += ["## Unexpected failures", ""]
+        lines += [f"- {req_id}" for req_id in report.unexpected_failures] + [""]
+    if report.stale_baseline_entries:
+        lines += ["## Stale baseline entries (now passing: remove them)", ""]
+        lines += [f"- {req_id}" for req_id in report.stale_baseline_entries] + [""]
+    skipped = [s for s in report.scenarios if s.outcome == "not_applicable"]
+    if skipped:
+        lines += ["## Not applicable, and why", ""]
+        lines += [f"- {s.label}: {s.message or 'no reason given'}" for s in skipped] + [""]
+    lines += [
+        "## Counts",
         "",
         "| Requirements | Count |",
         "|---|---|",
@@ -317,24 +353,12 @@ def render_markdown(report: RunReport) -> str:
         *(f"| {outcome} | {count} |" for outcome, count in report.scenario_counts.items()),
         "",
     ]
-    if report.unexpected_failures:
-        lines += ["## Unexpected failures", ""]
-        lines += [f"- {req_id}" for req_id in report.unexpected_failures] + [""]
-    if report.stale_baseline_entries:
-        lines += ["## Stale baseline entries (now passing: remove them)", ""]
-        lines += [f"- {req_id}" for req_id in report.stale_baseline_entries] + [""]
     lines += ["## Requirements", "", "| REQ | Keyword | Status | Scenarios | Summary |"]
     lines += ["|---|---|---|---|---|"]
     for v in report.requirements:
         status = v.status + (" (baseline)" if v.in_baseline else "")
         summary = v.summary.replace("|", "\\|")
         lines.append(f"| {v.id} | {v.keyword} | {status} | {len(v.scenarios)} | {summary} |")
-    failures = [v for v in report.requirements if v.failures]
-    if failures:
-        lines += ["", "## Failures", ""]
-        for v in failures:
-            lines += [f"### {v.id} ({v.keyword})", ""]
-            lines += [f"- {text.replace(chr(10), ' ')}" for text in v.failures] + [""]
     noted = [v for v in report.requirements if v.notes]
     if noted:
         lines += ["", "## Differs from the reference (notes, never failures)", ""]
@@ -347,6 +371,18 @@ def render_markdown(report: RunReport) -> str:
         name = sc.scenario.replace("|", "\\|")
         lines.append(f"| {sc.feature} | {name} | {sc.source} | {sc.outcome} |")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _seed_reference(verdict: RequirementVerdict, catalogue: Catalogue | None) -> str:
+    """Where the requirement is written: the document's source file and section."""
+    if catalogue is None or verdict.id not in catalogue:
+        return verdict.document
+    source = next(
+        (d.document.source for d in catalogue.documents if d.document.id == verdict.document),
+        "",
+    )
+    section = catalogue[verdict.id].section
+    return f"{verdict.document} ({source}), section {section}" if source else verdict.document
 
 
 _PROFILE_TEXT = {
@@ -383,7 +419,9 @@ def render_junit(report: RunReport) -> str:
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def write_reports(report: RunReport, directory: Path) -> dict[str, Path]:
+def write_reports(
+    report: RunReport, directory: Path, catalogue: Catalogue | None = None
+) -> dict[str, Path]:
     """report.json, report.md and junit.xml in ``directory``."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = {
@@ -393,6 +431,6 @@ def write_reports(report: RunReport, directory: Path) -> dict[str, Path]:
     }
     data = report.model_dump(mode="json")
     paths["json"].write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    paths["markdown"].write_text(render_markdown(report))
+    paths["markdown"].write_text(render_markdown(report, catalogue))
     paths["junit"].write_text(render_junit(report))
     return paths

@@ -93,16 +93,17 @@ def run_kit(
             [*args, "--kit-progress", "-", *(["--kit-bar"] * bar)], raw, features_path
         )
     baseline = load_baseline(baseline_path or default_baseline(target_path, target.name))
+    catalogue = load_catalogue()
     report = build_report(
         target=target.name,
         odoo_version=odoo_version,
         profile=profile,
-        catalogue=load_catalogue(),
+        catalogue=catalogue,
         results=results,
         baseline=baseline,
         strict=strict,
     )
-    write_reports(report, report_dir)
+    write_reports(report, report_dir, catalogue)
     return report
 
 
