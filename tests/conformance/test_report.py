@@ -110,3 +110,24 @@ def test_reports_are_deterministic(tmp_path: Path) -> None:
     assert suite.get("tests") == "4" and suite.get("failures") == "2"
     assert suite.get("skipped") == "1"
     assert b"REQ-99-01" in outputs[0]["markdown"]
+
+
+def test_markdown_opens_with_the_failures_and_says_why_scenarios_did_not_apply() -> None:
+    from odoo_mcp_conformance.report import render_markdown
+
+    results = [
+        *RESULTS[:3],
+        ScenarioResult.model_validate(
+            {"id": "d", "feature": "f.feature", "scenario": "d", "requirements": ("REQ-99-04",),
+             "outcome": "not_applicable",
+             "message": "setting `subscription_poll_interval` is not mapped in the target"}
+        ),
+    ]  # fmt: skip
+    catalogue = _catalogue()
+    report = build_report(target="t", odoo_version="19.0", catalogue=catalogue,
+                          results=results, baseline=Baseline())  # fmt: skip
+    text = render_markdown(report, catalogue)
+    assert text.index("## Failures") < text.index("## Counts") < text.index("## Requirements")
+    assert "### REQ-99-01 (MUST)" in text and "Source: T (t.md), section 1" in text
+    assert "- f.feature: b: boom" in text
+    assert "f.feature: d: setting `subscription_poll_interval` is not mapped" in text
