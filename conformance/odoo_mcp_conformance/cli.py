@@ -145,12 +145,17 @@ def _trace(args: argparse.Namespace) -> int:
         if not Path(name).is_file():  # a proof that was asked for must not vanish quietly
             print(f"error: no unit-test results at {name}", file=sys.stderr)
             return 2
+    for name in args.mutation_results or ():
+        if not Path(name).exists():
+            print(f"error: no mutation results at {name}", file=sys.stderr)
+            return 2
 
     try:
         trace = build_trace(
             results=[Path(path) for path in args.results or ()],
             code_dirs=[Path(d) for d in args.code] if args.code else None,
             unit_results=[Path(path) for path in args.unit_results or ()],
+            mutation_results=[Path(path) for path in args.mutation_results or ()],
         )
     except FileNotFoundError as exc:  # e.g. an installed kit: no checkout's src/ to read
         print(f"error: {exc}", file=sys.stderr)
@@ -159,6 +164,11 @@ def _trace(args: argparse.Namespace) -> int:
         write_trace(trace, Path(args.out))
     counts = ", ".join(f"{n} {status}" for status, n in trace.counts.items())
     print(f"traceability: {len(trace.rows)} requirements: {counts}")
+    for document, score in trace.mutation_scores.items():
+        print(
+            f"mutation {document}: {score.killed}/{score.mutants} mutants killed, "
+            f"{score.proven}/{score.observable} seed requirements proven"
+        )
     # one list of what must be proven: the catalogue's ``must_prove`` documents
     required = load_catalogue().must_prove if args.require is None else args.require
     problems = check_trace(trace, documents=required) if args.check else []
@@ -235,6 +245,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         metavar="PATH",
         help="the --req-results JSON of a test-suite run (repeatable)",
+    )
+    trace.add_argument(
+        "--mutation-results",
+        action="append",
+        metavar="PATH",
+        help="mutant and variant results (a JSON file or a directory of them; repeatable): "
+        "seed requirements no killed mutant proves show as unproven",
     )
     trace.add_argument("--code", nargs="*", help="source directories to scan (default: src/)")
     trace.add_argument("--out", help="write trace.json and trace.md into this directory")

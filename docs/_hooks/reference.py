@@ -12,13 +12,17 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
+
+if TYPE_CHECKING:
+    from odoo_mcp_conformance.trace.build import Trace
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = Path(
@@ -30,6 +34,9 @@ HTTP_REPORT = Path(
         "ODOO_MCP_KIT_HTTP_REPORT", ROOT / "reports" / "conformance-http" / "report.json"
     )
 )
+#: the mutant and variant verdicts (``tox -e docs`` / ``tox -e mutation`` write them with
+#: ``ODOO_MCP_MUTATION_RESULTS``), when present: the matrix's proof by mutation (issue 27)
+MUTATION = Path(os.environ.get("ODOO_MCP_MUTATION_RESULTS", ROOT / "reports" / "mutation"))
 #: the outcomes of the unit tests marked ``@pytest.mark.req`` (``--req-results``), when present
 UNIT_RESULTS = Path(os.environ.get("ODOO_MCP_UNIT_RESULTS", ROOT / "reports" / "unit-results.json"))
 
@@ -174,13 +181,44 @@ def errors_page() -> str:
 REPO_URL = "https://github.com/odoo-mcp/odoo-mcp"
 
 
-def matrix_page(repo_url: str = REPO_URL) -> str:
+@functools.cache
+def _trace() -> Trace:
+    """The trace the matrix and the home page show (built once per site build)."""
     from odoo_mcp_conformance.trace.build import build_trace
-    from odoo_mcp_conformance.trace.matrix import render_matrix
 
     results = [path for path in (REPORT, HTTP_REPORT) if path.exists()]
     units = [UNIT_RESULTS] if UNIT_RESULTS.exists() else []
-    trace = build_trace(results=results, unit_results=units)
+    mutation = [MUTATION] if MUTATION.is_dir() and any(MUTATION.glob("*.json")) else []
+    return build_trace(results=results, unit_results=units, mutation_results=mutation)
+
+
+def mutation_score() -> str:
+    """The home page's proof line: the mutation score per document and overall."""
+    from odoo_mcp_conformance.trace.matrix import mutation_table
+
+    table = mutation_table(_trace())
+    if not table:
+        return "*No mutation run was found when this site was built (`tox -e docs` runs it).*\n"
+    return (
+        "How strong the kit's verdicts are, measured: the mutants (the reference server with "
+        "one defect against one seed sentence) the kit's spec profile killed, and the seed "
+        "requirements a killed mutant proves ([matrix](conformance/matrix.md)).\n\n" + table
+    )
+
+
+def on_page_markdown(markdown: str, page: Any, config: MkDocsConfig, files: Files) -> str:
+    """The home page's ``<!-- mutation-score -->`` marker becomes the score table."""
+    if "<!-- mutation-score -->" in markdown:
+        return markdown.replace("<!-- mutation-score -->", mutation_score())
+    return markdown
+
+
+def matrix_page(repo_url: str = REPO_URL) -> str:
+    from odoo_mcp_conformance.trace.matrix import mutation_table, render_matrix
+
+    results = [path for path in (REPORT, HTTP_REPORT) if path.exists()]
+    units = [UNIT_RESULTS] if UNIT_RESULTS.exists() else []
+    trace = _trace()
     shown = ", ".join(
         f"`{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}`" for path in results
     )
@@ -219,6 +257,20 @@ def matrix_page(repo_url: str = REPO_URL) -> str:
         "",
         "The filters below hide rows by document, status and source: *seed* rows come from "
         "the specification's text alone, *decision* rows rest on one of our decisions.",
+        "",
+        "## Proof by mutation",
+        "",
+        "A passing check proves little until it has failed a server that breaks its "
+        "sentence. Each *mutant* is the reference server with one defect against one seed "
+        "sentence (`conformance/mutants/`, `conformance/broken_servers/`): the kit's `spec` "
+        "profile must fail exactly its requirements. Each *variant* makes another legal "
+        "choice where the seeds are silent (`conformance/conformant_servers/`) and must "
+        "pass. A seed requirement whose checks pass but that no killed mutant proves is "
+        "**unproven**, not passing.",
+        "",
+        mutation_table(trace)
+        or '!!! warning "No mutation run"\n    No mutant results were found when this site '
+        "was built (`tox -e docs` runs them): the column *Mutants / variants* says `not_run`.",
         "",
         render_matrix(trace, repo_url),
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,9 @@ KIT = [sys.executable, "-m", "odoo_mcp_conformance.cli"]
 #: it too); the stdio run alone proves all of it but the documents with HTTP-only scenarios
 #: (REQ-HTTP-*, REQ-01-10), which the merged stdio + HTTP check covers
 MUST_PROVE = load_catalogue().must_prove
+#: a directory where the mutant and variant tests write their verdicts when set (``tox -e
+#: mutation``, ``tox -e docs``): ``odoo-mcp-conformance trace --mutation-results`` reads it
+MUTATION_RESULTS = os.environ.get("ODOO_MCP_MUTATION_RESULTS", "")
 PROVEN_DOCUMENTS = tuple(d for d in MUST_PROVE if d not in ("HTTP", "SPEC-01"))
 
 
@@ -36,6 +40,9 @@ class KitRun:
 
     def statuses(self) -> dict[str, str]:
         return {row["id"]: row["status"] for row in self.report["requirements"]}
+
+    def failing(self) -> list[str]:
+        return sorted(req for req, status in self.statuses().items() if status == "failing")
 
 
 def run_kit(target: Path, report_dir: Path, *extra: str) -> KitRun:

@@ -10,9 +10,12 @@ a defect, or blames the wrong requirement, fails here.
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import pytest
-from kit_runs import ROOT, KitRun, run_kits, variant_jobs
+from kit_runs import MUTATION_RESULTS, ROOT, KitRun, run_kits, variant_jobs
+
+from odoo_mcp_conformance.trace.mutation import write_mutation_results
 
 BROKEN = ROOT / "conformance" / "broken_servers"
 VARIANTS: dict[str, dict[str, list[str]]] = tomllib.loads((BROKEN / "expected.toml").read_text())[
@@ -34,7 +37,13 @@ def test_every_variant_has_expectations() -> None:
 @pytest.fixture(scope="module")
 def broken_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
     """Every variant's kit run, two at a time."""
-    return run_kits(variant_jobs(BROKEN, VARIANTS, tmp_path_factory, "--profile", "spec"))
+    runs = run_kits(variant_jobs(BROKEN, VARIANTS, tmp_path_factory, "--profile", "spec"))
+    if MUTATION_RESULTS:  # the hand-made broken servers are mutants too
+        write_mutation_results(
+            Path(MUTATION_RESULTS) / "broken-servers.json",
+            mutants={n: (VARIANTS[n]["fails"], run.failing()) for n, run in runs.items()},
+        )
+    return runs
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

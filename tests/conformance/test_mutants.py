@@ -10,24 +10,21 @@ wire has a mutant, or its catalogue row says why it has none (``unobservable``).
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
-from kit_runs import ROOT, KitRun, mutant_jobs, run_kits
+from kit_runs import MUTATION_RESULTS, ROOT, KitRun, mutant_jobs, run_kits
 
 from odoo_mcp_conformance.catalogue import load_catalogue
+from odoo_mcp_conformance.trace.mutation import write_mutation_results
 
 sys.path.insert(0, str(ROOT / "conformance" / "mutants"))
 from registry import Mutant, all_mutants
 
 MUTANTS: dict[str, Mutant] = all_mutants()
 CATALOGUE = load_catalogue()
-#: where the run's verdicts go when set (``tox -e mutation`` and the docs matrix read them)
-RESULTS = os.environ.get("ODOO_MCP_MUTATION_RESULTS", "")
 
 
 def test_every_mutant_names_requirements_of_the_catalogue() -> None:
@@ -75,16 +72,11 @@ def mutant_runs(
         and item.originalname == "test_kit_kills_the_mutant_on_exactly_its_requirements"
     }
     runs = run_kits(mutant_jobs({n: MUTANTS[n] for n in selected}, tmp_path_factory))
-    if RESULTS:
-        verdicts = {
-            name: {
-                "kills": list(MUTANTS[name].kills),
-                "failing": sorted(r for r, s in run.statuses().items() if s == "failing"),
-            }
-            for name, run in runs.items()
-        }
-        Path(RESULTS).parent.mkdir(parents=True, exist_ok=True)
-        Path(RESULTS).write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
+    if MUTATION_RESULTS:  # a directory: the trace reads every file in it
+        write_mutation_results(
+            Path(MUTATION_RESULTS) / "mutants.json",
+            mutants={name: (MUTANTS[name].kills, run.failing()) for name, run in runs.items()},
+        )
     return runs
 
 
@@ -93,6 +85,5 @@ def test_kit_kills_the_mutant_on_exactly_its_requirements(
     name: str, mutant_runs: dict[str, KitRun]
 ) -> None:
     run = mutant_runs[name]
-    failing = sorted(req for req, status in run.statuses().items() if status == "failing")
-    assert failing == sorted(MUTANTS[name].kills), run.output[-3000:]
+    assert run.failing() == sorted(MUTANTS[name].kills), run.output[-3000:]
     assert run.report["profile"] == "spec"

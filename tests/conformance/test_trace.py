@@ -342,3 +342,39 @@ def test_matrix_of_the_real_catalogue_without_a_run() -> None:
     assert row.scenario_locations[0].startswith("features/")
     assert f"<td>{row.section}" in html or row.section != row.section.strip()
     assert f"{REPO}/blob/main/features/" in html and f"{REPO}/blob/main/src/" in html
+
+
+def test_a_seed_requirement_no_killed_mutant_proves_is_unproven(tmp_path: Path) -> None:
+    """Issue 27: passing checks prove nothing until a mutant showed they can fail."""
+    from odoo_mcp_conformance.trace.matrix import mutation_table
+    from odoo_mcp_conformance.trace.mutation import write_mutation_results
+
+    report = tmp_path / "report.json"
+    ids = ("REQ-04-05", "REQ-04-03", "REQ-04-04", "REQ-11-12")
+    report.write_text(json.dumps({"target": "t", "requirements": [
+        {"id": req, "status": "passing"} for req in ids
+    ]}))  # fmt: skip
+    results = tmp_path / "mutation"
+    write_mutation_results(
+        results / "mutants.json",
+        mutants={
+            "pairs": (["REQ-04-05"], ["REQ-04-05"]),  # killed
+            "count": (["REQ-04-03"], []),  # survived
+        },
+        variants={"total_count": (["REQ-04-03"], [])},
+    )
+    trace = build_trace(results=report, mutation_results=[results])
+    rows = {r.id: r for r in trace.rows}
+    assert (rows["REQ-04-05"].status, rows["REQ-04-05"].proof) == ("passing", "killed")
+    assert (rows["REQ-04-03"].status, rows["REQ-04-03"].proof) == ("unproven", "survived")
+    assert rows["REQ-04-03"].mutants == ("count (survived)", "total_count (variant passes)")
+    assert (rows["REQ-04-04"].status, rows["REQ-04-04"].proof) == ("unproven", "none")
+    # not a seed document: mutants are not required there
+    assert rows["REQ-11-12"].status == "passing"
+    assert any("a mutant survived" in p for p in check_trace(trace, ["SPEC-04"]))
+    score = trace.mutation_scores["SPEC-04"]
+    assert (score.killed, score.mutants, score.proven) == (1, 2, 1)
+    assert "| SPEC-04 | 1/2 | 50% |" in mutation_table(trace)
+    # without mutation results nothing is downgraded
+    plain = {r.id: r for r in build_trace(results=report).rows}
+    assert plain["REQ-04-04"].status == "passing" and plain["REQ-04-04"].proof == "not_run"

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from odoo_mcp_conformance.catalogue import load_catalogue, sort_key
 from odoo_mcp_conformance.paths import features_dir, repo_root
+from odoo_mcp_conformance.trace.mutation import MutationResults, read_mutation_results
 from odoo_mcp_conformance.trace.scan import scan_code, scan_features
 from odoo_mcp_conformance.trace.unit import UnitResult, read_unit_results
 
@@ -19,6 +20,7 @@ __all__ = ["Trace", "TraceRow", "build_trace", "check_trace", "write_trace"]
 
 TraceStatus = Literal[
     "passing",
+    "unproven",
     "unit-tested",
     "failing",
     "untested",
@@ -53,6 +55,21 @@ class TraceRow(BaseModel):
     #: decisions / reference behaviour also checked, and the verdict of those checks
     other_sources: tuple[str, ...] = ()
     other_status: str = "not_run"
+    #: the proof by mutation (issue 27): killed, survived, none, unobservable or not_run
+    proof: str = "not_run"
+    #: ``name (killed)`` per mutant of the requirement, ``name (variant passes)`` per variant
+    mutants: tuple[str, ...] = ()
+
+
+class MutationScore(BaseModel):
+    """Per document: mutants killed of those run, seed requirements proven of the observable."""
+
+    model_config = ConfigDict(frozen=True)
+
+    killed: int
+    mutants: int
+    proven: int
+    observable: int
 
 
 class Trace(BaseModel):
@@ -62,6 +79,8 @@ class Trace(BaseModel):
     counts: dict[str, int]
     rows: tuple[TraceRow, ...]
     untagged_scenarios: tuple[str, ...]
+    #: per document, and ``overall``; empty when no mutation results were given
+    mutation_scores: dict[str, MutationScore] = {}
 
 
 #: When several runs judge one requirement: a failure anywhere is a failure, then a pass
@@ -150,6 +169,7 @@ def build_trace(
     results: Path | Sequence[Path] | None = None,
     code_dirs: Sequence[Path] | None = None,
     unit_results: Sequence[Path] = (),
+    mutation_results: Sequence[Path] = (),
 ) -> Trace:
     """Catalogue x docstring tags x scenario tags x (optionally) kit runs' report.json and
     the unit tests' results (``--req-results`` of the test suite).
@@ -183,6 +203,8 @@ def build_trace(
     for test in read_unit_results(unit_results):
         for req_id in test.requirements:
             tests_by.setdefault(req_id, []).append(test)
+    mutation = read_mutation_results(mutation_results)
+    seeds = set(catalogue.seed_documents)
     rows: list[TraceRow] = []
     known = set(catalogue) | set(code_by) | set(scen_by) | set(tests_by)
     for req_id in sorted(known, key=sort_key):
@@ -201,6 +223,10 @@ def build_trace(
             status = verdict.status if verdict else "not_run"  # type: ignore[assignment]
         tests = tests_by.get(req_id, [])
         status = _with_unit_tests(status, tests)
+        proof = mutation.proof(req_id, bool(row and row.unobservable))
+        in_seed = catalogue.document_of.get(req_id) in seeds
+        if in_seed and status == "passing" and proof in ("none", "survived"):
+            status = "unproven"  # its checks pass, but no mutant shows they can fail
         rows.append(
             TraceRow(
                 id=req_id,
@@ -218,6 +244,8 @@ def build_trace(
                 seed_status=verdict.seed_status if verdict and status != "excluded" else status,
                 other_sources=verdict.other_sources if verdict else (),
                 other_status=verdict.other_status if verdict else "not_run",
+                proof=proof if row is not None and row.testable else "not_run",
+                mutants=mutation.labels(req_id),
             )
         )
     return Trace(
@@ -225,7 +253,43 @@ def build_trace(
         counts=dict(sorted(Counter(r.status for r in rows).items())),
         rows=tuple(rows),
         untagged_scenarios=tuple(s.label for s in scenarios if not s.requirements),
+        mutation_scores=_scores(rows, mutation, seeds, catalogue.document_of)
+        if mutation.ran
+        else {},
     )
+
+
+def _scores(
+    rows: Sequence[TraceRow],
+    mutation: MutationResults,
+    seeds: set[str],
+    document_of: dict[str, str],
+) -> dict[str, MutationScore]:
+    """Mutants killed per document (a mutant counts under the document of its first
+    requirement), and the seed requirements proven of the observable ones."""
+    docs = sorted({document_of.get(m.kills[0], "?") for m in mutation.mutants.values()} | seeds)
+    scores: dict[str, MutationScore] = {}
+    for doc in [*docs, "overall"]:
+        runs = [
+            m
+            for m in mutation.mutants.values()
+            if doc == "overall" or document_of.get(m.kills[0]) == doc
+        ]
+        observable = [
+            r
+            for r in rows
+            if r.testable
+            and r.proof != "unobservable"
+            and r.document in seeds
+            and (doc == "overall" or r.document == doc)
+        ]
+        scores[doc] = MutationScore(
+            killed=sum(m.killed for m in runs),
+            mutants=len(runs),
+            proven=sum(r.proof == "killed" for r in observable),
+            observable=len(observable),
+        )
+    return scores
 
 
 def check_trace(trace: Trace, documents: Sequence[str] | None = None) -> list[str]:
@@ -243,6 +307,8 @@ def check_trace(trace: Trace, documents: Sequence[str] | None = None) -> list[st
         elif row.testable and row.keyword == "MUST":
             if row.status in ("untested", "failing", "not_run"):
                 problems.append(f"{row.id} (MUST) is {row.status}")
+            if row.proof == "survived":
+                problems.append(f"{row.id} (MUST): a mutant survived the kit: {row.mutants}")
             if not row.code:
                 problems.append(f"{row.id} (MUST) is named in no docstring")
         elif row.testable and row.keyword == "SHOULD" and row.status == "untested":

@@ -16,11 +16,19 @@ from typing import Final
 
 from odoo_mcp_conformance.trace.build import Trace, TraceRow
 
-__all__ = ["STATUS_ORDER", "code_link", "render_matrix", "row_source", "status_class"]
+__all__ = [
+    "STATUS_ORDER",
+    "code_link",
+    "mutation_table",
+    "render_matrix",
+    "row_source",
+    "status_class",
+]
 
 #: the statuses in the order the summary shows them
 STATUS_ORDER: Final = (
     "passing",
+    "unproven",
     "unit-tested",
     "failing",
     "untested",
@@ -146,6 +154,9 @@ def _row(repo_url: str, row: TraceRow) -> str:
         if row.other_sources
         else "none"
     )
+    proof = _status(row.proof) + (
+        "<br>" + "<br>".join(escape(m) for m in row.mutants) if row.mutants else ""
+    )
     section = escape(row.section) if row.section else "none"
     if row.decisions:
         section += "<br>" + _decisions(repo_url, row.decisions)
@@ -154,7 +165,7 @@ def _row(repo_url: str, row: TraceRow) -> str:
         f'data-status="{escape(row.status)}" data-source="{row_source(row)}">'
         f"<td><code>{escape(row.id)}</code></td><td>{escape(row.keyword)}</td>"
         f"<td>{_status(row.status)}</td><td>{section}</td><td>{_status(row.seed_status)}</td>"
-        f"<td>{others}</td><td>{code}</td><td>{scenarios}</td><td>{tests}</td>"
+        f"<td>{others}</td><td>{proof}</td><td>{code}</td><td>{scenarios}</td><td>{tests}</td>"
         f"<td>{escape(row.summary)}</td></tr>"
     )
 
@@ -166,6 +177,7 @@ _COLUMNS: Final = (
     "Seed section",
     "Seed checks",
     "Decision / reference checks",
+    "Mutants / variants",
     "Code",
     "Scenarios",
     "Unit tests",
@@ -186,6 +198,23 @@ def _document_table(repo_url: str, document: str, rows: Sequence[TraceRow]) -> l
         "</table></div>",
         "</div>",
     ]
+
+
+def mutation_table(trace: Trace) -> str:
+    """Issue 27: per document and overall, the mutants the kit killed of those run, and the
+    seed requirements a killed mutant proves of the observable ones (Markdown)."""
+    if not trace.mutation_scores:
+        return ""
+    lines = [
+        "| Document | Mutants killed | Mutation score | Seed requirements proven |",
+        "|---|---|---|---|",
+    ]
+    for document, score in trace.mutation_scores.items():
+        share = f"{100 * score.killed / score.mutants:.0f}%" if score.mutants else "n/a"
+        proven = f"{score.proven}/{score.observable}" if score.observable else "n/a"
+        name = f"**{document}**" if document == "overall" else document
+        lines.append(f"| {name} | {score.killed}/{score.mutants} | {share} | {proven} |")
+    return "\n".join(lines) + "\n"
 
 
 def render_matrix(trace: Trace, repo_url: str) -> str:
