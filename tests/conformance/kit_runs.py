@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -102,6 +103,16 @@ def run_kits(jobs: Mapping[str, Job], workers: int = 3) -> dict[str, KitRun]:
         return {name: future.result() for name, future in futures.items()}
 
 
+def tagging(requirements: Sequence[str]) -> list[str]:
+    """The feature files that tag any of ``requirements`` (on a scenario or the feature)."""
+    pattern = re.compile("|".join(rf"@{re.escape(req)}(?![\w-])" for req in requirements))
+    return sorted(
+        path.name
+        for path in (ROOT / "features").glob("*.feature")
+        if pattern.search(path.read_text())
+    )
+
+
 def mutant_jobs(mutants: Mapping[str, Any], tmp_path_factory: Any) -> dict[str, Job]:
     """One spec-profile kit run per mutant (conformance/mutants/): a target file naming
     ``run.py NAME`` over the mutant's transport, its scenarios selected by ``-k``."""
@@ -121,7 +132,8 @@ def mutant_jobs(mutants: Mapping[str, Any], tmp_path_factory: Any) -> dict[str, 
             f"command = {json.dumps(command)}\n"
         )
         extra: list[str] = ["--workers", "1", "--profile", "spec", "-k", mutant.selection]
-        if mutant.features:
-            extra += ["--features", str(feature_subset(base / "features", mutant.features))]
+        # only the feature files that tag what it must fail: collection is a run's fixed cost
+        features = mutant.features or tagging(mutant.kills)
+        extra += ["--features", str(feature_subset(base / "features", features))]
         jobs[name] = (target, base / "report", tuple(extra))
     return jobs
