@@ -112,6 +112,18 @@ def _credentials_refused(world: World) -> None:
     world.control.call("res.users", "write", [uid], {"active": False})
 
 
+@given(
+    parsers.re(
+        r'Odoo raises "(?P<exception>[\w.]+)" with message "(?P<message>[^"]*)"'
+        r" on (?P<model>[\w.]+) (?P<method>\w+)"
+    )
+)
+def _odoo_raises(world: World, exception: str, message: str, model: str, method: str) -> None:
+    """Every later ``method`` call on ``model`` fails as Odoo fails with that class, on
+    whichever protocol the server speaks (cleared after the scenario with the other faults)."""
+    world.control.raise_odoo_error(exception, message, model=model, method=method)
+
+
 # -- Then: the server's log (REQ-10-18/19; targets claiming error_logs log to stderr) -----------
 def _level_re(level: str) -> re.Pattern[str]:
     """A level name as a word (``WARNING``), or ``level=warning`` / ``"level": "warning"``;
