@@ -23,6 +23,7 @@ Feature: Errors a language model can act on
     And [for REQ-10-06] the result "details.model" is "sale.order"
     And [for REQ-10-06] the result "details.field" is "partner_id"
     And [for REQ-10-06] the error message names "partner_id"
+    And [decision 26] the result "original_error" matches the pattern "([\w.]+\.)?(ValidationError|UserError): .*\(partner_id\).*"
     # REQ-10-06: the model is the one Odoo's message names, not the one the call was on
     When the client calls "odoo_core_write" with:
       """
@@ -30,7 +31,6 @@ Feature: Errors a language model can act on
       """
     Then the error category is "not_found"
     And [for REQ-10-06] the result "details.model" is "res.partner"
-    And [decision 26] the result "original_error" matches the pattern "([\w.]+\.)?(ValidationError|UserError): .*\(partner_id\).*"
 
   @REQ-10-17
   Scenario Outline: <source> errors are tool results with isError, not JSON-RPC errors
@@ -393,8 +393,8 @@ Feature: Errors a language model can act on
       """
     Then [needs REQ-10-01] the error response has the SPEC-10 structure
     And the error category is "<category>"
-    And the result "code" is "<code>"
-    And the result "retry" is <retry>
+    And [for REQ-10-07] the result "code" is "<code>"
+    And [for REQ-10-15] the result "retry" is <retry>
 
     Examples:
       | protocol | exception                           | message                                                          | category   | code             | retry |
@@ -429,8 +429,8 @@ Feature: Errors a language model can act on
       """
     Then [needs REQ-10-01] the error response has the SPEC-10 structure
     And the error category is "<category>"
-    And the result "code" is "<code>"
-    And the result "retry" is <retry>
+    And [for REQ-10-05] the result "code" is "<code>"
+    And [for REQ-10-15] the result "retry" is <retry>
 
     Examples:
       | reading                     | exception                           | message                                                            | category   | code             | retry |
