@@ -20,10 +20,17 @@ Feature: Errors a language model can act on
     And the error category is "validation"
     And [decision 22] the result "code" is "MISSING_REQUIRED_FIELD"
     And the result "retry" is true
-    And the result "details.model" is "sale.order"
-    And the result "details.field" is "partner_id"
-    And the error message names "partner_id"
+    And [for REQ-10-06] the result "details.model" is "sale.order"
+    And [for REQ-10-06] the result "details.field" is "partner_id"
+    And [for REQ-10-06] the error message names "partner_id"
     And [decision 26] the result "original_error" matches the pattern "([\w.]+\.)?(ValidationError|UserError): .*\(partner_id\).*"
+    # REQ-10-06: the model is the one Odoo's message names, not the one the call was on
+    When the client calls "odoo_core_write" with:
+      """
+      {"model": "sale.order", "ids": [1], "values": {"partner_id": 999999}}
+      """
+    Then the error category is "not_found"
+    And [for REQ-10-06] the result "details.model" is "res.partner"
 
   @REQ-10-17
   Scenario Outline: <source> errors are tool results with isError, not JSON-RPC errors
@@ -157,7 +164,7 @@ Feature: Errors a language model can act on
       """
     Then the error response has the SPEC-10 structure
     And the error category is "access"
-    And the result "details.model" is "account.payment"
+    And [reference] the result "details.model" is "account.payment"
     And the error says not to retry
     When the client calls "odoo_core_execute" with:
       """
@@ -201,7 +208,7 @@ Feature: Errors a language model can act on
     Then the error response has the SPEC-10 structure
     And the error category is "not_found"
     And [decision 22] the result "code" is "RECORD_NOT_FOUND"
-    And the result "details.model" is "res.partner"
+    And [for REQ-10-06] the result "details.model" is "res.partner"
     And the result "retry" is true
     When the client calls "odoo_core_create" with:
       """
@@ -209,8 +216,8 @@ Feature: Errors a language model can act on
       """
     Then the error category is "validation"
     And [decision 22] the result "code" is "MISSING_REQUIRED_FIELD"
-    And the result "details.field" is "partner_id"
-    And the result "details.model" is "sale.order"
+    And [for REQ-10-06] the result "details.field" is "partner_id"
+    And [for REQ-10-06] the result "details.model" is "sale.order"
     And the result "retry" is true
     When the client calls "odoo_core_read" with:
       """
@@ -218,7 +225,7 @@ Feature: Errors a language model can act on
       """
     Then [decision 22] the error category is "not_found"
     And [decision 22] the result "code" is "MODEL_NOT_FOUND"
-    And the result "details.model" is "no.such.model"
+    And [for REQ-10-06] the result "details.model" is "no.such.model"
 
     Examples:
       | protocol |
@@ -324,14 +331,14 @@ Feature: Errors a language model can act on
       """
       {"model": "res.partner", "method": "read", "args": [[9], 5]}
       """
-    Then the error response has the SPEC-10 structure
+    Then [needs REQ-10-13] the error response has the SPEC-10 structure
     And the error carries no traceback
     And [decision 26] the result "original_error" matches the pattern "(builtins\.)?TypeError: 'int' object is not iterable"
     When the client calls "odoo_core_execute" with:
       """
       {"model": "res.partner", "method": "frobnicate", "args": [[9]]}
       """
-    Then the error response has the SPEC-10 structure
+    Then [needs REQ-10-13] the error response has the SPEC-10 structure
     And the error carries no traceback
     And [decision 26] the result "original_error" matches the pattern "[\w.]+: The method 'res\.partner\.frobnicate' does not exist"
 
@@ -342,7 +349,8 @@ Feature: Errors a language model can act on
       | json2    |
 
   # -- Tools the mode hides ----------------------------------------------------------------
-  @REQ-10-16
+  # Decision 13: a mode may hide a tool (then it is unknown) or list it and refuse it.
+  @REQ-10-16 @decision-13
   Scenario: a tool the mode hides is an unknown tool, JSON-RPC error -32601
     Given the server runs in "readonly" mode
     When the client calls "odoo_core_create" with:
@@ -369,4 +377,83 @@ Feature: Errors a language model can act on
     Examples:
       | protocol |
       | xmlrpc   |
+      | json2    |
+
+  # -- Every row of the classification tables ----------------------------------------------
+  # The fake raises the named class on the create call, rendered as Odoo renders it on each
+  # protocol. The messages name no pattern of L2/10a, so the tables alone decide the code.
+  # AccessDenied's row is judged by "Odoo refusing the server's credentials" (a real refusal).
+  @REQ-10-01 @REQ-10-07 @REQ-10-15
+  Scenario Outline: Odoo's <exception> is a <category> error coded <code> over <protocol>
+    Given the server talks to Odoo over "<protocol>"
+    And Odoo raises "<exception>" with message "<message>" on res.partner create
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.partner", "values": {"name": "Kit table row"}}
+      """
+    Then [needs REQ-10-01] the error response has the SPEC-10 structure
+    And the error category is "<category>"
+    And [for REQ-10-07] the result "code" is "<code>"
+    And [for REQ-10-15] the result "retry" is <retry>
+
+    Examples:
+      | protocol | exception                           | message                                                          | category   | code             | retry |
+      | jsonrpc  | odoo.exceptions.ValidationError     | Kit refusal zq-1                                                 | validation | VALIDATION_ERROR | true  |
+      | json2    | odoo.exceptions.ValidationError     | Kit refusal zq-1                                                 | validation | VALIDATION_ERROR | true  |
+      | jsonrpc  | odoo.exceptions.UserError           | Kit refusal zq-2                                                 | validation | USER_ERROR       | true  |
+      | json2    | odoo.exceptions.UserError           | Kit refusal zq-2                                                 | validation | USER_ERROR       | true  |
+      | jsonrpc  | odoo.exceptions.AccessError         | Kit refusal zq-3                                                 | access     | ACCESS_DENIED    | false |
+      | json2    | odoo.exceptions.AccessError         | Kit refusal zq-3                                                 | access     | ACCESS_DENIED    | false |
+      | jsonrpc  | odoo.exceptions.MissingError        | Kit refusal zq-4                                                 | not_found  | NOT_FOUND        | true  |
+      | json2    | odoo.exceptions.MissingError        | Kit refusal zq-4                                                 | not_found  | NOT_FOUND        | true  |
+      | jsonrpc  | odoo.exceptions.RedirectWarning     | Kit refusal zq-6                                                 | validation | REDIRECT_WARNING | true  |
+      | json2    | odoo.exceptions.RedirectWarning     | Kit refusal zq-6                                                 | validation | REDIRECT_WARNING | true  |
+      | jsonrpc  | builtins.ValueError                 | Kit refusal zq-7                                                 | validation | VALUE_ERROR      | true  |
+      | json2    | builtins.ValueError                 | Kit refusal zq-7                                                 | validation | VALUE_ERROR      | true  |
+      | jsonrpc  | psycopg2.errors.UniqueViolation     | duplicate key value violates unique constraint "res_partner_zq"  | constraint | UNIQUE_VIOLATION | true  |
+      | json2    | psycopg2.errors.UniqueViolation     | duplicate key value violates unique constraint "res_partner_zq"  | constraint | UNIQUE_VIOLATION | true  |
+      | jsonrpc  | psycopg2.errors.CheckViolation      | new row for relation "res_partner" violates check constraint "zq" | constraint | CHECK_CONSTRAINT | true  |
+      | json2    | psycopg2.errors.CheckViolation      | new row for relation "res_partner" violates check constraint "zq" | constraint | CHECK_CONSTRAINT | true  |
+      | jsonrpc  | psycopg2.errors.ForeignKeyViolation | insert on table "res_partner" violates foreign key constraint "zq" | constraint | FK_VIOLATION     | true  |
+      | json2    | psycopg2.errors.ForeignKeyViolation | insert on table "res_partner" violates foreign key constraint "zq" | constraint | FK_VIOLATION     | true  |
+
+  # Over XML-RPC (/xmlrpc/2) Odoo's warnings (UserError and its kin) carry their message only:
+  # the rows that read the class name apply to the faults whose traceback names it (fault 1).
+  @REQ-10-01 @REQ-10-05 @REQ-10-15
+  Scenario Outline: an XML-RPC fault <reading> is a <category> error coded <code>
+    Given the server talks to Odoo over "xmlrpc"
+    And Odoo raises "<exception>" with message "<message>" on res.partner create
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.partner", "values": {"name": "Kit table row"}}
+      """
+    Then [needs REQ-10-01] the error response has the SPEC-10 structure
+    And the error category is "<category>"
+    And [for REQ-10-05] the result "code" is "<code>"
+    And [for REQ-10-15] the result "retry" is <retry>
+
+    Examples:
+      | reading                     | exception                           | message                                                            | category   | code             | retry |
+      | saying unique               | psycopg2.errors.UniqueViolation     | duplicate key value violates unique constraint "res_partner_zq"    | constraint | UNIQUE_VIOLATION | true  |
+      | saying check constraint     | psycopg2.errors.CheckViolation      | new row for relation "res_partner" violates check constraint "zq"  | constraint | CHECK_CONSTRAINT | true  |
+      | saying foreign key          | psycopg2.errors.ForeignKeyViolation | insert on table "res_partner" violates foreign key constraint "zq" | constraint | FK_VIOLATION     | true  |
+      | saying ir.actions           | odoo.addons.kit.models.KitFault     | Kit refusal zq-8: open the ir.actions.act_window first             | wizard     | WIZARD_REQUIRED  | true  |
+      | of any other kind           | odoo.addons.kit.models.KitFault     | Kit refusal zq-9                                                   | unknown    | UNKNOWN_ERROR    | false |
+
+  @REQ-10-01 @REQ-10-07 @REQ-10-15
+  Scenario Outline: any other Odoo exception is unknown, never retried, over <protocol>
+    Given the server talks to Odoo over "<protocol>"
+    And Odoo raises "odoo.addons.kit.models.KitFault" with message "Kit refusal zq-9" on res.partner create
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.partner", "values": {"name": "Kit table row"}}
+      """
+    Then [needs REQ-10-01] the error response has the SPEC-10 structure
+    And the error category is "unknown"
+    And the result "code" is "UNKNOWN_ERROR"
+    And the error says not to retry
+
+    Examples:
+      | protocol |
+      | jsonrpc  |
       | json2    |

@@ -112,6 +112,23 @@ class FakeOdooControl:
     def inject_fault(self, **fault: Any) -> dict[str, Any]:
         return dict(self._send("POST", "/faults", fault))
 
+    def raise_odoo_error(
+        self,
+        exception: str,
+        message: str,
+        *,
+        model: str | None = None,
+        method: str | None = None,
+        protocol: str | None = None,
+        count: int | None = None,
+    ) -> dict[str, Any]:
+        """Make Odoo raise ``exception`` (a dotted class name as Odoo reports it) with
+        ``message`` on that object call, rendered as Odoo renders it on each protocol."""
+        return self.inject_fault(
+            kind="odoo_error", exception=exception, message=message, model=model,
+            method=method, protocol=protocol, count=count,
+        )  # fmt: skip
+
     def clear_faults(self) -> None:
         self._send("DELETE", "/faults")
 

@@ -13,6 +13,17 @@ one-shot (``count``) or persistent until cleared.  Kinds and what the client see
 - ``rate_limit``: 429 with ``Retry-After: <retry_after>``;
 - ``malformed``: HTTP 200 with a truncated body of the protocol's content type;
 - ``expire_sessions``: every web session is dropped, so the request gets error 100.
+- ``odoo_error``: the object call ``method`` on ``model`` (either may be omitted: any)
+  raises the exception class named ``exception`` (a dotted name as Odoo reports it:
+  ``odoo.exceptions.ValidationError``, ``psycopg2.errors.UniqueViolation``,
+  ``builtins.ValueError``, or any other) with ``message``, before the ORM runs.  Each
+  protocol renders it as real Odoo renders that class (XML-RPC fault code and traceback
+  ending ``module.Class: message``, JSON-RPC ``error.data``, JSON-2 status and body): see
+  ``fake_odoo.wire``.  A psycopg2 error is raised bare, as an Odoo that does not turn it
+  into a ValidationError would send it.
+
+A timeout is ``latency`` longer than the client's timeout; an XML-RPC ``ProtocolError``
+is any ``http_status`` on the ``xmlrpc`` protocol.
 
 In served mode the socket is aborted through the transport the server puts in the
 scope (see ``fake_odoo.server``); in process (no socket) ``FakeConnectionError`` is
@@ -22,6 +33,7 @@ raised instead, which ``fake_odoo.testing`` maps to httpx2's transport errors.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import threading
 from collections.abc import Callable
@@ -32,11 +44,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["KINDS", "FakeConnectionError", "Fault", "FaultBook", "FaultMiddleware", "protocol_of"]
 
-KINDS = ("latency", "refuse", "drop", "http_status", "rate_limit", "malformed", "expire_sessions")
+KINDS = (
+    "latency", "refuse", "drop", "http_status", "rate_limit", "malformed", "expire_sessions",
+    "odoo_error",
+)  # fmt: skip
 TRANSPORT_KEY = "fake_odoo.transport"
+#: the path of the request being served (None outside one: control calls never fault)
+REQUEST_PATH: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "fake_odoo_request_path", default=None
+)
 _ids = itertools.count(1)
 
 _REASONS = {
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
     429: "Too Many Requests",
     500: "Internal Server Error",
     502: "Bad Gateway",
@@ -78,12 +100,20 @@ class Fault:
     status: int = 502
     retry_after: int = 1
     body: str | None = None
+    #: odoo_error: the call it targets (None: any) and the exception it raises
+    model: str | None = None
+    method: str | None = None
+    exception: str = "odoo.exceptions.UserError"
+    message: str = ""
     id: int = field(default_factory=lambda: next(_ids))
 
     def matches(self, path: str) -> bool:
         if self.protocol is not None and protocol_of(path) != self.protocol:
             return False
         return self.path is None or path.startswith(self.path)
+
+    def matches_call(self, path: str, model: str, method: str) -> bool:
+        return self.matches(path) and self.model in (None, model) and self.method in (None, method)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -117,7 +147,7 @@ class FaultBook:
         terminal = False
         with self._lock:
             for fault in list(self._faults):
-                if not fault.matches(path):
+                if fault.kind == "odoo_error" or not fault.matches(path):
                     continue
                 if fault.kind not in ("latency", "expire_sessions"):
                     if terminal:
@@ -129,6 +159,21 @@ class FaultBook:
                     if fault.count <= 0:
                         self._faults.remove(fault)
         return taken
+
+    def take_call(self, model: str, method: str) -> Fault | None:
+        """The first ``odoo_error`` fault for this object call within a served request."""
+        path = REQUEST_PATH.get()
+        if path is None:
+            return None
+        with self._lock:
+            for fault in self._faults:
+                if fault.kind == "odoo_error" and fault.matches_call(path, model, method):
+                    if fault.count is not None:
+                        fault.count -= 1
+                        if fault.count <= 0:
+                            self._faults.remove(fault)
+                    return fault
+        return None
 
 
 def _proxy_page(status: int) -> bytes:
@@ -181,6 +226,7 @@ class FaultMiddleware:
         if scope["type"] != "http" or path.startswith("/__fake__"):
             await self.app(scope, receive, send)
             return
+        REQUEST_PATH.set(path)  # read by FakeOdoo.call_kw for odoo_error faults
         terminal: Fault | None = None
         for fault in self.book.take(path):
             if fault.kind == "latency":

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from fake_odoo.control import Call, CallLog
 from fake_odoo.faults import Fault, FaultBook
 from fake_odoo.orm.database import SUPERUSER_ID, Database
-from fake_odoo.orm.exceptions import AccessDenied
+from fake_odoo.orm.exceptions import AccessDenied, odoo_exception
 from fake_odoo.wire.errors import unknown_database
 from fake_odoo.wire.session import SessionStore
 
@@ -134,6 +134,9 @@ class FakeOdoo:
         """``service.call_kw`` as one transaction, holding the database lock."""
         from fake_odoo.orm.service import call_kw
 
+        fault = self.faults.take_call(model, method)
+        if fault is not None:
+            raise odoo_exception(fault.exception, fault.message)
         db = self.db
         with db.lock, db.transaction():
             return call_kw(db, uid, model, method, args, kwargs)
@@ -229,9 +232,18 @@ class FakeOdoo:
         status: int = 502,
         retry_after: int = 1,
         body: str | None = None,
+        model: str | None = None,
+        method: str | None = None,
+        exception: str = "odoo.exceptions.UserError",
+        message: str = "",
     ) -> Fault:
         """Add a fault (see ``fake_odoo.faults`` for the kinds); ``count=None`` = persistent."""
-        fault = Fault(kind, protocol, path, count, seconds, status, retry_after, body)
+        if kind == "odoo_error":
+            odoo_exception(exception, message)  # refuse a bad class name now, not mid-call
+        fault = Fault(
+            kind, protocol, path, count, seconds, status, retry_after, body,
+            model, method, exception, message,
+        )  # fmt: skip
         return self.faults.add(fault)
 
     def clear_faults(self) -> None:

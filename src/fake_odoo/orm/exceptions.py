@@ -28,6 +28,8 @@ as themselves: Odoo reports them as ``builtins.ValueError`` and so on.
 
 from __future__ import annotations
 
+import builtins
+
 
 class UserError(Exception):
     """A business rule refused the operation (fault 2, HTTP 422)."""
@@ -128,6 +130,10 @@ class ForeignKeyViolation(IntegrityError):
     """psycopg2.errors.ForeignKeyViolation: a referenced row cannot be deleted."""
 
 
+class CheckViolation(IntegrityError):
+    """psycopg2.errors.CheckViolation: a CHECK constraint failed."""
+
+
 class DataError(Exception):
     """psycopg2.DataError: a value PostgreSQL cannot store in its column."""
 
@@ -142,6 +148,39 @@ InvalidTextRepresentation.__module__ = "psycopg2.errors"
 IntegrityError.__module__ = "psycopg2"
 UniqueViolation.__module__ = "psycopg2.errors"
 ForeignKeyViolation.__module__ = "psycopg2.errors"
+CheckViolation.__module__ = "psycopg2.errors"
+
+_KNOWN: tuple[type[Exception], ...] = (
+    UserError, ValidationError, MissingError, RedirectWarning, AccessError, AccessDenied,
+    NotFound, Unauthorized, BadRequest, UnprocessableEntity, OperationalError, IntegrityError,
+    UniqueViolation, ForeignKeyViolation, CheckViolation, DataError, InvalidTextRepresentation,
+)  # fmt: skip
+_MADE: dict[str, type[Exception]] = {}
+
+
+def odoo_exception(name: str, message: str) -> Exception:
+    """An instance of the class Odoo reports as ``name`` (``odoo.exceptions.UserError``,
+    ``psycopg2.errors.CheckViolation``, ``builtins.ValueError``) carrying ``message``.
+
+    Odoo's and psycopg2's classes are the fake's own (so each protocol renders them with
+    their fault code and HTTP status); any other dotted name gets a plain Exception subclass
+    of that module and name, which Odoo would report like any unexpected exception.
+    """
+    module, _, cls_name = name.rpartition(".")
+    if not module or not cls_name.isidentifier():
+        raise ValueError(f"expected a dotted exception class name, got {name!r}")
+    known = {f"{cls.__module__}.{cls.__qualname__}": cls for cls in _KNOWN}
+    cls = known.get(name)
+    if cls is None and module == "builtins":
+        candidate = getattr(builtins, cls_name, None)
+        if isinstance(candidate, type) and issubclass(candidate, Exception):
+            cls = candidate
+    if cls is None:
+        cls = _MADE.get(name)
+        if cls is None:
+            cls = type(cls_name, (Exception,), {"__module__": module})
+            _MADE[name] = cls
+    return cls(message)
 
 
 def qualified_name(exc: BaseException) -> str:

@@ -90,7 +90,9 @@ def classify_rpc_error(
     found = extract_context(parsed.message)
     match = match_pattern(parsed.message, parsed.candidates)
     groups = match.groups if match else {}
-    model = model or exc.model or groups.get("model") or found.get("model")
+    # REQ-10-06: a model Odoo's message names (a MissingError on a many2one's comodel) wins
+    # over the one the call was on
+    model = groups.get("model") or found.get("model") or model or exc.model
     method = method or exc.method or groups.get("method")
     field = groups.get("field") or found.get("field") or ""
     hint = fields(model, field) if fields and model and field else None

@@ -202,3 +202,19 @@ def test_mcp_errors_for_unknown_tools_bad_params_and_crashes() -> None:
     assert "4" not in json.dumps(bad.data["details"]["errors"])  # the input is never echoed
     crash = internal_error(RuntimeError("secret path /opt/odoo"))
     assert crash.code == -32603 and "secret" not in json.dumps(crash.data)
+
+
+def test_the_model_named_by_odoo_s_message_wins_over_the_call_s() -> None:
+    """REQ-10-06: writing sale.order with a missing partner is a MissingError on res.partner."""
+    data = {
+        "name": "odoo.exceptions.MissingError",
+        "message": "Record does not exist or has been deleted.\n"
+        "(Record: res.partner(999999,), User: 2)",
+        "arguments": [],
+        "debug": "",
+    }
+    error = OdooRpcError.from_jsonrpc_error({"code": 0, "data": data})
+    payload = to_payload(classify(error, model="sale.order", method="write"))
+    assert payload["category"] == "not_found"
+    assert payload["details"]["model"] == "res.partner"
+    assert "sale.order" not in payload["message"]
