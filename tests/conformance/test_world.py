@@ -51,3 +51,31 @@ def test_a_clean_or_fresh_server_is_left_to_the_pool(tmp_path: Path, state: dict
     """A fresh server is closed by the pool itself at the scenario's end."""
     pool = _ended(tmp_path, **state)
     assert (pool.discarded, pool.suspects) == ([], [])
+
+
+class LoggedCalls:
+    """A fake Odoo's call log as the control client returns it."""
+
+    def __init__(self, calls: list[dict[str, Any]]) -> None:
+        self._calls = calls
+
+    def data_calls(self) -> list[dict[str, Any]]:
+        return [call for call in self._calls if call.get("model")]
+
+
+def test_calls_a_server_makes_between_requests_are_not_the_scenario_s(tmp_path: Path) -> None:
+    """Issue 27: on a loaded machine start-up introspection landed after the kit's settle
+    wait, in a scenario asserting Odoo received no call; only calls logged while one of the
+    scenario's requests was under way are the scenario's."""
+    calls = [
+        {"model": "ir.model", "method": "search_read", "at": 10.0},  # introspection, before
+        {"model": "res.partner", "method": "search_read", "at": 11.5},  # the request's own
+        {"model": "ir.model.fields", "method": "fields_get", "at": 12.5},  # between requests
+        {"service": "common", "method": "version", "at": 11.6},  # not a model call
+    ]
+    world = World(cast(Any, None), cast(Any, LoggedCalls(calls)), cast(Any, None), tmp_path)
+    world.driver = cast(Any, type("Driver", (), {"windows": [(11.0, 12.0), (13.0, 14.0)]})())
+    assert [c["model"] for c in world.caused_calls()] == ["res.partner"]
+    # raw HTTP requests are not timed: every call of the scenario counts
+    world.raw_requests = True
+    assert len(world.caused_calls()) == 3
