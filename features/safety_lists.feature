@@ -50,13 +50,13 @@ Feature: Model, field and method lists
       """
       {"model": "res.partner/../res.users", "ids": [5], "values": {"login": "hijacked"}}
       """
-    Then the call fails with one of the error codes "MODEL_NOT_FOUND, MODEL_BLOCKED"
+    Then the call fails with one of the error codes "MODEL_NOT_FOUND, NOT_FOUND, MODEL_BLOCKED"
     And Odoo received no call on "res.users"
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "res.partner/../ir.config_parameter", "fields": ["key", "value"]}
       """
-    Then the call fails with one of the error codes "MODEL_NOT_FOUND, MODEL_BLOCKED"
+    Then the call fails with one of the error codes "MODEL_NOT_FOUND, NOT_FOUND, MODEL_BLOCKED"
     And Odoo received no call on "ir.config_parameter"
 
   @REQ-11-08

@@ -12,16 +12,18 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from kit_runs import ROOT, KitRun, feature_subset, run_kits, variant_jobs
+from kit_runs import ROOT, Job, KitRun, feature_subset, run_kits, variant_jobs
 
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.report import RunReport, rejudge
 
 CONFORMANT = ROOT / "conformance" / "conformant_servers"
-VARIANTS: dict[str, dict[str, list[str]]] = tomllib.loads(
-    (CONFORMANT / "expected.toml").read_text()
-)["variant"]
+EXPECTED = tomllib.loads((CONFORMANT / "expected.toml").read_text())
+VARIANTS: dict[str, dict[str, list[str]]] = EXPECTED["variant"]
+#: variants written and kept ready, that the kit fails until a fix of the kit lands (each says
+#: which): not run here, and left out of all_choices
+PENDING: dict[str, dict[str, list[str]]] = EXPECTED.get("pending", {})
 
 
 def test_every_variant_has_expectations() -> None:
@@ -30,9 +32,10 @@ def test_every_variant_has_expectations() -> None:
         for path in CONFORMANT.glob("*.py")
         if not path.stem.startswith("_") and path.stem != "all_choices"
     }
-    assert variants == set(VARIANTS)
-    assert len(variants) >= 8
-    for name, spec in VARIANTS.items():
+    assert variants == set(VARIANTS) | set(PENDING)
+    assert not set(VARIANTS) & set(PENDING)
+    assert len(VARIANTS) >= 8
+    for name, spec in {**VARIANTS, **PENDING}.items():
         assert all((ROOT / "features" / f).exists() for f in spec["features"]), name
 
 
@@ -40,15 +43,34 @@ ALL = "all_choices"
 
 
 @pytest.fixture(scope="module")
-def conformant_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
-    """Every variant's kit run on its features, and all_choices on every feature where one of
-    the choices shows (the union of theirs), three at a time (all_choices, the longest,
-    first)."""
-    shown = sorted({name for spec in VARIANTS.values() for name in spec["features"]})
-    base = tmp_path_factory.mktemp(ALL)
-    features = feature_subset(base / "features", shown)
-    everything = (CONFORMANT / f"{ALL}.toml", base / "report", ("--features", str(features)))
-    return run_kits({ALL: everything, **variant_jobs(CONFORMANT, VARIANTS, tmp_path_factory)})
+def conformant_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, KitRun]:
+    """The kit run of every variant this session selected (``-k name`` runs one) on its
+    features, and all_choices, when selected, on every feature where one of the choices shows
+    (the union of theirs), three at a time (all_choices, the longest, first)."""
+    tests = [
+        item
+        for item in request.session.items
+        if isinstance(item, pytest.Function) and item.module is request.module
+    ]
+    selected = {
+        item.callspec.params["name"]
+        for item in tests
+        if hasattr(item, "callspec")
+        and item.originalname == "test_kit_passes_the_variant_in_the_spec_profile"
+    }
+    jobs: dict[str, Job] = {}
+    if any(
+        item.originalname == "test_kit_passes_every_choice_at_once_where_any_shows"
+        for item in tests
+    ):
+        shown = sorted({name for spec in VARIANTS.values() for name in spec["features"]})
+        base = tmp_path_factory.mktemp(ALL)
+        features = feature_subset(base / "features", shown)
+        jobs[ALL] = (CONFORMANT / f"{ALL}.toml", base / "report", ("--features", str(features)))
+    chosen = {name: VARIANTS[name] for name in sorted(selected)}
+    return run_kits({**jobs, **variant_jobs(CONFORMANT, chosen, tmp_path_factory)})
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
