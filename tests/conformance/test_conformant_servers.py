@@ -10,13 +10,23 @@ once and runs every feature where one of them shows. The mirror image of test_br
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import pytest
-from kit_runs import ROOT, Job, KitRun, feature_subset, run_kits, variant_jobs
+from kit_runs import (
+    MUTATION_RESULTS,
+    ROOT,
+    Job,
+    KitRun,
+    feature_subset,
+    run_kits,
+    variant_jobs,
+)
 
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.report import RunReport, rejudge
+from odoo_mcp_conformance.trace.mutation import write_mutation_results
 
 CONFORMANT = ROOT / "conformance" / "conformant_servers"
 EXPECTED = tomllib.loads((CONFORMANT / "expected.toml").read_text())
@@ -70,7 +80,13 @@ def conformant_runs(
         features = feature_subset(base / "features", shown)
         jobs[ALL] = (CONFORMANT / f"{ALL}.toml", base / "report", ("--features", str(features)))
     chosen = {name: VARIANTS[name] for name in sorted(selected)}
-    return run_kits({**jobs, **variant_jobs(CONFORMANT, chosen, tmp_path_factory)})
+    runs = run_kits({**jobs, **variant_jobs(CONFORMANT, chosen, tmp_path_factory)})
+    if MUTATION_RESULTS:  # the trace shows each variant on the requirements its choice shows
+        write_mutation_results(
+            Path(MUTATION_RESULTS) / "conformant-variants.json",
+            variants={n: (VARIANTS[n]["notes_on"], runs[n].failing()) for n in chosen},
+        )
+    return runs
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
