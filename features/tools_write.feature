@@ -157,9 +157,9 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"model": "res.partner", "ids": [9], "values": {"name": "Kit Restricted Rename"}}
       """
-    Then the call fails with error code "MODE_VIOLATION"
-    And Odoo received no call
-    And the "res.partner" record "9" in Odoo has:
+    Then [for REQ-04-13] the call fails with error code "MODE_VIOLATION"
+    And [for REQ-04-13] Odoo received no call
+    And [for REQ-04-13] the "res.partner" record "9" in Odoo has:
       """
       {"name": "Acme Corporation"}
       """

@@ -206,6 +206,25 @@ def write_updates_the_first_id_only() -> None:
 
 
 @mutant(
+    kills=["REQ-04-13"],
+    seed="SPEC-04 §3.4: 'The tool MUST check the operation mode (same as create, SPEC-11).'",
+    select="REQ-04-13 and not REQ-11-05 and not decision-2",
+)
+def write_ignores_the_write_allowlist() -> None:
+    """odoo_core_write writes models outside the write allowlist in restricted mode."""
+    from odoo_mcp.safety import Operation
+    from odoo_mcp.safety.policy import SafetyPolicy
+
+    check = SafetyPolicy.check_operation
+
+    def lenient(self: Any, operation: Operation, model: str) -> None:
+        if operation is not Operation.WRITE:
+            check(self, operation, model)
+
+    SafetyPolicy.check_operation = lenient  # type: ignore[method-assign]
+
+
+@mutant(
     kills=["REQ-04-14"],
     seed="SPEC-04 §3.4: 'The tool MUST validate that fields being written are not in the "
     "field blocklist and are not readonly'",
