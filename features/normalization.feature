@@ -136,7 +136,9 @@ Feature: Result normalisation
   @REQ-04-36
   Scenario: the read tools warn that binary fields are requested individually
     When the client lists the tools
-    Then [reference] the tool "odoo_core_search_read" description contains "Binary fields"
+    Then the tool "odoo_core_search_read" description matches the pattern "(?i)binary"
+    And the tool "odoo_core_read" description matches the pattern "(?i)binary"
+    And [reference] the tool "odoo_core_search_read" description contains "Binary fields"
     And [reference] the tool "odoo_core_read" description contains "Binary fields"
 
   @REQ-04-05 @REQ-04-35
@@ -169,3 +171,21 @@ Feature: Result normalisation
       | xmlrpc   |
       | jsonrpc  |
       | json2    |
+
+  # "All tool responses MUST normalize": the records an execute call returns too
+  @REQ-04-35 @REQ-04-37
+  Scenario Outline: records read through odoo_core_execute are normalised
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "<method>", "args": <args>}
+      """
+    Then the call succeeds
+    And [for REQ-04-35] the result "result[0].country_id" is {"id": 233, "name": "United States"}
+    And [for REQ-04-35] the result "result[0].parent_id" is null
+    And [for REQ-04-35] the result "result[0].street2" is ""
+    And [for REQ-04-37] the result "result[0].write_date" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+
+    Examples:
+      | method      | args                                                                     |
+      | read        | [[9], ["country_id", "parent_id", "street2", "write_date"]]              |
+      | search_read | [[["id", "=", 9]], ["country_id", "parent_id", "street2", "write_date"]] |

@@ -69,7 +69,8 @@ Feature: odoo_core_execute
     Then the call succeeds
     And the result "result" is 54
 
-  @REQ-04-27
+  # the seed names no answer for None ("a simple value, return it directly"): decision 15
+  @REQ-04-27 @decision-15
   Scenario: a method returning nothing is a success with a null result
     Given the server runs in "full" mode
     And the id of the "sale.order" record matching [["name", "=", "S00004"]] is "order"

@@ -11,13 +11,13 @@ Feature: Metadata tools: fields_get, name_get, default_get
       """
     Then the call succeeds
     And the result "model" is "sale.order"
-    And the result "fields.partner_id" is {"label": "Customer", "type": "many2one", "required": true, "readonly": false, "relation": "res.partner"}
-    And the result "fields.state" is {"label": "Status", "type": "selection", "required": false, "readonly": true}
-    And the result "fields.state.selection[0]" is ["draft", "Quotation"]
-    And each of "fields.state.selection[*]" is ["<str>", "<str>"]
+    And [for REQ-04-23] the result "fields.partner_id" is {"label": "Customer", "type": "many2one", "required": true, "readonly": false, "relation": "res.partner"}
+    And [for REQ-04-23] the result "fields.state" is {"label": "Status", "type": "selection", "required": false, "readonly": true}
+    And [for REQ-04-23] the result "fields.state.selection[0]" is ["draft", "Quotation"]
+    And [for REQ-04-23] each of "fields.state.selection[*]" is ["<str>", "<str>"]
     And [reference] the result has no "fields.partner_id.string"
-    And the result has no "fields.partner_id.store"
-    And the result "field_count" counts the items of "fields"
+    And [for REQ-04-23] the result has no "fields.partner_id.store"
+    And [for REQ-04-23] the result "field_count" counts the items of "fields"
 
   @REQ-04-22
   Scenario: fields_get with attributes ['*'] describes every attribute
@@ -55,16 +55,17 @@ Feature: Metadata tools: fields_get, name_get, default_get
     And the result has no "fields.signature"
     And the result "fields.phone.type" is "char"
 
-  @REQ-04-24
+  # attributes ['*'] is REQ-04-22's: a server failing it blocks this check, not fails it
+  @REQ-04-22 @REQ-04-24
   Scenario: the built-in blocked fields are missing from fields_get
     When the client calls "odoo_core_fields_get" with:
       """
       {"model": "res.users", "attributes": ["*"]}
       """
-    Then the call succeeds
-    And the result has no "fields.password"
-    And the result has no "fields.signature"
-    And the result "fields.login.type" is "char"
+    Then [needs REQ-04-22] the call succeeds
+    And [needs REQ-04-22] the result "fields.login.type" is "char"
+    And [for REQ-04-24] the result has no "fields.password"
+    And [for REQ-04-24] the result has no "fields.signature"
 
   @REQ-04-28 @REQ-04-29
   Scenario: name_get returns {id, name} pairs in one call
@@ -74,7 +75,7 @@ Feature: Metadata tools: fields_get, name_get, default_get
       {"model": "res.partner", "ids": [9, 3]}
       """
     Then the call succeeds
-    And the result contains:
+    And [for REQ-04-29] the result contains:
       """
       {"model": "res.partner", "names": [{"id": 9, "name": "Acme Corporation"}, {"id": 3, "name": "YourCompany, Mitchell Admin"}]}
       """
@@ -122,7 +123,7 @@ Feature: Metadata tools: fields_get, name_get, default_get
       {"model": "sale.order", "fields": ["state", "company_id"]}
       """
     Then the call succeeds
-    And the result contains:
+    And [for REQ-04-31] the result contains:
       """
       {"model": "sale.order", "defaults": {"state": "draft", "company_id": 1}}
       """

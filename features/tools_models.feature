@@ -24,8 +24,10 @@ Feature: odoo_core_list_models
         {"model": "sale.order", "name": "Sales Order", "transient": false},
         {"model": "sale.order.line", "name": "Sales Order Line", "transient": false}]}
       """
-    And every item of "models" has the key "access"
-    And each of "models[*].field_count" is "<int>"
+    And [for REQ-04-33] every item of "models" has the key "access"
+    # seed: "access": "read,write,create": the operations allowed, read always among them
+    And [for REQ-04-33] the result "models[*].access" matches the pattern "(?=.*\bread\b)(read|write|create|unlink)(,\s*(read|write|create|unlink))*"
+    And [for REQ-04-33] each of "models[*].field_count" is "<int>"
     And [reference] the result "models[*].access" is ["read,write,create,unlink", "read,write,create,unlink"]
 
   @REQ-04-33 @reference

@@ -15,10 +15,13 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     Then the call succeeds
     And the result contains:
       """
-      {"model": "res.partner", "count": 3, "limit": 3, "offset": 0, "has_more": true,
+      {"model": "res.partner", "limit": 3, "offset": 0, "has_more": true,
        "records": [{"id": 1, "name": "YourCompany"}, {"id": 9, "name": "Acme Corporation"},
                    {"id": 10, "name": "Gemini Furniture"}]}
       """
+    # the seed's count fits both readings: the records returned (3) or all matches (12)
+    And [for REQ-04-03] the result "count" takes one of the values [3, 12]
+    And [decision 41] the result "count" is 3
     And [reference] the result "records[0]" has exactly the keys "id, name"
     And [reference] Odoo received 1 "search_read" call
     And [reference] Odoo received 1 call
@@ -56,7 +59,7 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
       """
       {"model": "res.partner", "context": {"active_test": false}}
       """
-    Then the result "count" is 54
+    Then [for REQ-04-20] the result "count" is 54
 
   @REQ-04-01
   Scenario: search_read without fields returns id, name and display_name
@@ -95,24 +98,28 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     Then the call succeeds
     And the result contains:
       """
-      {"count": 80, "limit": 80, "offset": 0, "has_more": true}
+      {"limit": 80, "offset": 0, "has_more": true}
       """
     And the result "records" has 80 items
+    And [decision 41] the result "count" is 80
     And [reference] Odoo received 1 call
 
-  @REQ-04-02 @REQ-04-04
-  Scenario: a limit above 500 is capped at 500, not refused
+  # "Enforce the maximum limit (500) even if the caller requests more": clamping the limit
+  # and refusing it with -32602 (the seed's schema says maximum 500) both enforce it; we clamp.
+  @REQ-04-02
+  Scenario: a limit above 500 never brings more than 500 records
     Given the server has already read from "ir.model.fields"
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "ir.model.fields", "fields": ["name"], "limit": 100000}
       """
-    Then the call succeeds
-    And the result contains:
+    Then the search returns at most 500 records or is rejected with JSON-RPC error -32602
+    And [decision 41] the call succeeds
+    And [decision 41] the result contains:
       """
       {"count": 500, "limit": 500}
       """
-    And the result "records" has 500 items
+    And [decision 41] the result "records" has 500 items
     And [reference] Odoo received 1 call
 
   @REQ-04-01
@@ -228,7 +235,8 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
       {"model": "res.partner", "domain": [["is_company", "=", true]]}
       """
     Then the call succeeds
-    And the result contains:
+    And the result "count" is 12
+    And [for REQ-04-21] the result contains:
       """
       {"model": "res.partner", "count": 12, "domain": [["is_company", "=", true]]}
       """
@@ -250,6 +258,13 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     And the tool "odoo_core_search_read" description contains "prefix notation"
     And the tool "odoo_core_count" description names each of ["=", "!=", ">", ">=", "<", "<=", "like", "ilike", "in", "not in", "child_of", "parent_of", "|", "&", "!"]
     And the tool "odoo_core_count" description contains "prefix notation"
+    # the seed's reference shows examples: all records, an OR in prefix form, a related path
+    And the tool "odoo_core_search_read" description matches the pattern "\[\s*\]"
+    And the tool "odoo_core_search_read" description matches the pattern "\[\s*['\"]\|['\"]\s*,"
+    And the tool "odoo_core_search_read" description matches the pattern "['\"]\w+(\.\w+)+['\"]\s*,\s*['\"][^'\"]+['\"]"
+    And the tool "odoo_core_count" description matches the pattern "\[\s*\]"
+    And the tool "odoo_core_count" description matches the pattern "\[\s*['\"]\|['\"]\s*,"
+    And the tool "odoo_core_count" description matches the pattern "['\"]\w+(\.\w+)+['\"]\s*,\s*['\"][^'\"]+['\"]"
 
   @REQ-04-01
   Scenario: search_read's input schema has the spec's defaults and bounds
@@ -257,7 +272,7 @@ Feature: Read tools: odoo_core_search_read, odoo_core_read, odoo_core_count
     Then the tool "odoo_core_search_read" input schema contains:
       """
       {"required": ["model"], "properties": {
-        "limit": {"default": 80, "minimum": 1, "maximum": 500},
+        "limit": {"default": 80, "minimum": 1},
         "offset": {"default": 0, "minimum": 0},
         "fields": {"default": ["id", "name", "display_name"]},
         "domain": {"default": []}}}

@@ -61,8 +61,10 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
     And the result "message" is "<str>"
     And [reference] Odoo received 1 "create" call
     When the client remembers the result "id" as "new"
-    Then [reference] the result "message" mentions "res.partner"
-    And [reference] the result "message" mentions "{new}"
+    # seed: "Created res.partner record with ID 42": the message names the model and the id
+    Then [for REQ-04-10] the result "message" mentions "res.partner"
+    And [for REQ-04-10] the result "message" mentions "{new}"
+    And [reference] the result "message" mentions "Created res.partner record with ID {new}"
     And the "res.partner" record "new" in Odoo has:
       """
       {"name": "Kit Created Partner", "email": "kit@example.com"}
@@ -135,6 +137,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       {"model": "res.partner", "values": {"name": "Kit Readonly Partner"}}
       """
     Then the call is refused
+    And [for REQ-04-09] a tool error refusing it says "Create operations are not allowed in readonly mode"
     And [decision 13] the call is rejected with JSON-RPC error -32601
     And Odoo received no call
     And Odoo has 0 "res.partner" records matching [["name", "=", "Kit Readonly Partner"]]
@@ -154,9 +157,9 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"model": "res.partner", "ids": [9], "values": {"name": "Kit Restricted Rename"}}
       """
-    Then the call fails with error code "MODE_VIOLATION"
-    And Odoo received no call
-    And the "res.partner" record "9" in Odoo has:
+    Then [for REQ-04-13] the call fails with error code "MODE_VIOLATION"
+    And [for REQ-04-13] Odoo received no call
+    And [for REQ-04-13] the "res.partner" record "9" in Odoo has:
       """
       {"name": "Acme Corporation"}
       """
@@ -176,7 +179,8 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       {"name": "Kit Allowed Lead, renamed"}
       """
 
-  @REQ-04-09 @REQ-04-13
+  # decision 2 (SPEC-11's blocklist does not list res.users for writes): ours, not the seed's
+  @REQ-04-09 @REQ-04-13 @decision-2
   Scenario: res.users is never created or written, even in full mode
     When the client calls "odoo_core_create" with:
       """
@@ -205,6 +209,9 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"success": true, "model": "res.partner", "ids": [10, 11], "message": "<str>"}
       """
+    # seed: "Updated 2 res.partner record(s)": the message names the model and the number
+    And [for REQ-04-15] the result "message" mentions "res.partner"
+    And [for REQ-04-15] the result "message" mentions "2"
     And [reference] Odoo received 1 "write" call
     And the "res.partner" record "10" in Odoo has:
       """
@@ -241,7 +248,8 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"model": "res.partner", "ids": [10], "values": {"name": "Kit Blocked Rename", "<field>": "x"}}
       """
-    Then the call fails with error code "FIELD_BLOCKED"
+    Then the call is refused
+    And [reference] the call fails with error code "FIELD_BLOCKED"
     And [reference] the response text contains "<field>"
     And Odoo received no call
     And the "res.partner" record "10" in Odoo has:
@@ -305,9 +313,12 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
       {"success": true, "model": "res.partner", "deleted_ids": ["$doomed", "$doomed2"], "message": "<str>"}
       """
+    # seed: "Deleted 2 res.partner record(s)": the message names the model and the number
+    And [for REQ-04-19] the result "message" mentions "res.partner"
+    And [for REQ-04-19] the result "message" mentions "2"
     And [reference] Odoo received 1 "unlink" call
-    And the "res.partner" record "doomed" no longer exists in Odoo
-    And the "res.partner" record "doomed2" no longer exists in Odoo
+    And [for REQ-04-16] the "res.partner" record "doomed" no longer exists in Odoo
+    And [for REQ-04-16] the "res.partner" record "doomed2" no longer exists in Odoo
 
   @REQ-04-17
   Scenario: readonly mode offers no unlink

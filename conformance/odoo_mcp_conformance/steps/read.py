@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 from pytest_bdd import given, parsers, when
 
 from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.jsonpath import MISSING, lookup
-from odoo_mcp_conformance.steps.common import result_data
+from odoo_mcp_conformance.steps.common import _tool, result_data
 from odoo_mcp_conformance.world import World, not_applicable
 
 
@@ -43,3 +44,38 @@ def _count_of(world: World, count_path: str, path: str) -> None:
     assert count is not MISSING, f"the result has no {count_path!r}"
     assert isinstance(items, list | dict), f"{path} is not a list or object: {items!r}"
     assert count == len(items), f"{count_path} is {count!r}, but {path} has {len(items)} items"
+
+
+@check(
+    parsers.parse(
+        "the search returns at most {most:d} records or is rejected with JSON-RPC error -32602"
+    )
+)
+def _capped_or_refused(world: World, most: int) -> None:
+    """REQ-04-02 'Enforce the maximum limit (500) even if the caller requests more': clamping
+    the limit and refusing it as a schema violation (REQ-10-16's -32602) both enforce it."""
+    outcome = world.last()
+    if outcome.error is not None:
+        assert outcome.error.code == -32602, f"JSON-RPC error {outcome.error.code}, not -32602"
+        return
+    assert not outcome.is_error, f"the tool reported an error: {outcome.text[:300]}"
+    data = result_data(world)
+    records, limit = data.get("records"), data.get("limit")
+    assert isinstance(records, list), f"no records list in {json.dumps(data)[:300]}"
+    assert len(records) <= most, f"{len(records)} records came back, more than {most}"
+    assert not isinstance(limit, int) or limit <= most, f"the result says limit {limit}"
+
+
+@check(parsers.parse('the result "{path}" takes one of the values {values}'))
+def _one_of(world: World, path: str, values: str) -> None:
+    actual, allowed = lookup(result_data(world), path), json.loads(values)
+    assert actual in allowed, f"{path} is {actual!r}, expected one of {allowed}"
+
+
+@check(parsers.parse('the tool "{name}" description matches the pattern "{pattern}"'))
+def _description_pattern(world: World, name: str, pattern: str) -> None:
+    """A description says something in words of its own choosing (re.search)."""
+    tool = _tool(world, name)
+    assert tool is not None, f"{name} is not listed"
+    text = tool.description or ""
+    assert re.search(pattern, text), f"{name} description does not match {pattern!r}"

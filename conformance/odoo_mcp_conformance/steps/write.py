@@ -78,6 +78,17 @@ def _refused(world: World) -> None:
     assert outcome.error is not None or outcome.is_error, f"accepted: {outcome.text[:300]}"
 
 
+@check(parsers.parse('a tool error refusing it says "{text}"'))
+def _refusal_says(world: World, text: str) -> None:
+    """REQ-04-09's readonly message, for a server that lists the tool and refuses the call
+    (one that hides the tool answers a JSON-RPC error: unknown tool, REQ-11-05)."""
+    outcome = world.last()
+    if outcome.error is not None:
+        return
+    assert outcome.is_error, f"accepted: {outcome.text[:300]}"
+    assert text.lower() in outcome.text.lower(), f"the refusal lacks {text!r}: {outcome.text[:300]}"
+
+
 @check(parsers.parse('the tool "{name}" input schema requires exactly "{fields}"'))
 def _requires(world: World, name: str, fields: str) -> None:
     tools = world.tools if world.tools is not None else world.server().list_tools()

@@ -89,7 +89,8 @@ def enforce_mode(
     if mode is Mode.READONLY:
         raise SafetyError(
             "MODE_VIOLATION",
-            f"'{operation.value}' not allowed in readonly mode",
+            # REQ-04-09's words: "Create operations are not allowed in readonly mode"
+            f"{operation.value.capitalize()} operations are not allowed in readonly mode",
             "The server runs in readonly mode: only reads are possible. Ask the operator "
             "to set ODOO_MCP_MODE=restricted or full if changes are intended.",
             details,

@@ -22,6 +22,8 @@ from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from odoo_mcp.connection import CallOutcome, OdooError
 from odoo_mcp.context import ServerContext
+from odoo_mcp.formatting import normalize_records
+from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES
 from odoo_mcp.safety.execute_args import NAME_SEARCH_METHODS, call_refs
@@ -174,24 +176,57 @@ def _holds_records(value: object) -> bool:
     return isinstance(value, list) and any(isinstance(item, dict) for item in value)
 
 
-async def _learn_fields(ctx: ServerContext, model: str) -> None:
+async def _learn_fields(ctx: ServerContext, model: str) -> Mapping[str, FieldInfo] | None:
     """REQ-11-14 (issue 26): the model's metadata is known before its answer is stripped, so
     that fields derived from a blocked one (their ``depends``, or a blocked comodel) are
     dropped too (cached: one fields_get per model and connection)."""
     try:
-        await ctx.registry.get_fields(model)
+        return await ctx.registry.get_fields(model)
     except OdooError:  # no metadata: the static table and the answer scrub still apply
-        return
+        return None
 
 
-def _result(ctx: ServerContext, model: str, outcome: CallOutcome) -> ExecuteResult:
+def _is_rows(value: object, fields: Mapping[str, FieldInfo]) -> bool:
+    """Records of the called model, as read/search_read return them: dicts with an id, keyed
+    by the model's field names only (a fields_get or default_get answer is no such list)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(row, dict) and "id" in row and all(key in fields for key in row)
+            for row in value
+        )
+    )
+
+
+def _normalized(ctx: ServerContext, fields: Mapping[str, FieldInfo], value: Any) -> Any:
+    """REQ-04-35/37: 'All tool responses MUST normalize': records an execute call returns
+    (read, search_read, or web_search_read's ``records``) get the read tools' normalization;
+    every field they carry was asked for, so binary values stay (REQ-04-36)."""
+    if _is_rows(value, fields):
+        keys = {key for row in value for key in row}
+        return normalize_records(value, fields, requested=keys, options=ctx.formatting)
+    if isinstance(value, dict) and _is_rows(value.get("records"), fields):
+        return {**value, "records": _normalized(ctx, fields, value["records"])}
+    return value
+
+
+def _result(
+    ctx: ServerContext,
+    model: str,
+    outcome: CallOutcome,
+    fields: Mapping[str, FieldInfo] | None = None,
+) -> ExecuteResult:
     value = outcome.result
     if is_action(value):
         return ExecuteResult(result_type="action", action=summarize_action(value))
     if value is None:
         note = NULL_FROM_XMLRPC_NOTE if outcome.null_from_marshal_fault else NULL_NOTE
         return ExecuteResult(result_type="value", result=None, note=note)
-    return ExecuteResult(result_type="value", result=_strip_blocked(ctx, model, value))
+    value = _strip_blocked(ctx, model, value)
+    if fields is not None:
+        value = _normalized(ctx, fields, value)
+    return ExecuteResult(result_type="value", result=value)
 
 
 async def _name_get_without_name_get(
@@ -234,9 +269,8 @@ async def execute(ctx: ServerContext, params: ExecuteInput) -> ExecuteResult:
     if translated is not None:
         return translated
     outcome = await ctx.odoo.call(model, method, list(params.args), kwargs or None, context)
-    if _holds_records(outcome.result):
-        await _learn_fields(ctx, model)
-    result = _result(ctx, model, outcome)
+    fields = await _learn_fields(ctx, model) if _holds_records(outcome.result) else None
+    result = _result(ctx, model, outcome, fields)
     if warnings:
         result.warnings = warnings
     return result

@@ -85,8 +85,9 @@ class SearchReadInput(InputModel):
     limit: Annotated[int, BeforeValidator(_clamp_limit)] = Field(
         default=80,
         ge=1,
-        le=MAX_LIMIT,
-        description="Maximum number of records to return. Default: 80. Max: 500.",
+        # no ``le``: a larger limit is clamped, not refused (REQ-04-02), and the schema says so
+        description="Maximum number of records to return. Default: 80. Max: 500 "
+        "(larger values are clamped to 500).",
     )
     offset: int = Field(
         default=0, ge=0, description="Number of records to skip (for pagination). Default: 0."

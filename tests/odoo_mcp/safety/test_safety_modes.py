@@ -86,7 +86,9 @@ def test_readonly_refuses_every_change(operation: Operation) -> None:
     with pytest.raises(SafetyError) as caught:
         enforce_mode(Mode.READONLY, operation, "res.partner", ["res.partner"])
     assert caught.value.code == "MODE_VIOLATION"
-    assert caught.value.message == f"'{operation.value}' not allowed in readonly mode"
+    assert caught.value.message == (
+        f"{operation.value.capitalize()} operations are not allowed in readonly mode"
+    )
 
 
 def test_restricted_never_deletes_even_an_allowlisted_model() -> None:

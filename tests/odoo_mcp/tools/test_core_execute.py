@@ -248,6 +248,25 @@ async def test_blocked_fields_are_dropped_from_results(full: ServerContext) -> N
 # -- the tool's contract -------------------------------------------------------------------------
 
 
+async def test_records_read_through_execute_are_normalized(ctx: ServerContext) -> None:
+    """REQ-04-35/37: 'All tool responses MUST normalize', execute's records too."""
+    fields = ["country_id", "write_date", "street2", "parent_id"]
+    for method, args in (("read", [[9], fields]), ("search_read", [[["id", "=", 9]], fields])):
+        result = await execute(ctx, _run("res.partner", method, *args))
+        assert isinstance(result.result, list)
+        (row,) = result.result
+        assert row["country_id"] == {"id": 233, "name": "United States"}
+        assert row["write_date"].endswith("Z") and "T" in row["write_date"]
+        assert (row["street2"], row["parent_id"]) == ("", None)
+
+
+async def test_values_that_are_no_records_are_left_alone(ctx: ServerContext) -> None:
+    result = await execute(ctx, _run("res.partner", "name_search", "Acme Corp"))
+    assert isinstance(result.result, list) and result.result[0] == [9, "Acme Corporation"]
+    result = await execute(ctx, _run("res.partner", "default_get", ["type"]))
+    assert result.result == {"type": "contact"}
+
+
 def test_input_schema_matches_the_spec() -> None:
     schema = ExecuteInput.model_json_schema()
     assert schema["required"] == ["model", "method"]

@@ -110,7 +110,9 @@ def test_input_schemas_carry_the_spec_bounds() -> None:
     props = search["properties"]
     assert (search["required"], search["additionalProperties"]) == (["model"], False)
     assert (props["limit"]["default"], props["limit"]["minimum"]) == (80, 1)
-    assert props["limit"]["maximum"] == 500
+    # REQ-04-02: above 500 is clamped, not refused: the schema must not say otherwise
+    assert "maximum" not in props["limit"]
+    assert "clamped to 500" in props["limit"]["description"]
     assert (props["offset"]["default"], props["offset"]["minimum"]) == (0, 0)
     assert props["fields"]["default"] == ["id", "name", "display_name"]
     assert props["domain"]["default"] == [] and props["order"]["type"] == "string"
