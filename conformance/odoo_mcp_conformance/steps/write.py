@@ -170,3 +170,30 @@ def _audit_names(world: World, tool: str, ref: str) -> None:
     assert any(pattern.search(json.dumps(line.get("values"))) for line in lines), (
         f"no audit record of {tool} names {record_id} in its values: {lines}"
     )
+
+
+def _texts(value: Any) -> list[str]:
+    """Every string inside a JSON value, keys' values at any depth."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _texts(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _texts(item)]
+    return []
+
+
+@check(parsers.parse('the error names "{name}"'))
+def _error_names(world: World, name: str) -> None:
+    """SPEC-10 REQ-10-06 (the classifier extracts the field and model the message names) and
+    SPEC-04 REQ-04-11 (the error says which field is wrong): the name appears in the error
+    object the model reads. Where is the server's to choose: ``details`` is optional
+    (REQ-10-04), a message or a suggestion naming it says the same; ``original_error``, the
+    raw text kept "not for LLM consumption", does not count."""
+    from odoo_mcp_conformance.steps.errors import error_data
+
+    data = {k: v for k, v in error_data(world).items() if k != "original_error"}
+    word = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+    assert any(word.search(text) for text in _texts(data)), (
+        f"{name!r} is named nowhere in the error (original_error aside): {shown(data)}"
+    )
