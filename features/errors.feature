@@ -293,7 +293,7 @@ Feature: Errors a language model can act on
       """
     Then the error response has the SPEC-10 structure
     And the error category is "unknown"
-    And the result "code" is "UNKNOWN_ERROR"
+    And [for REQ-10-01] the result "code" is "UNKNOWN_ERROR"
     And the error says not to retry
 
     Examples:
@@ -469,8 +469,8 @@ Feature: Errors a language model can act on
       """
     Then [needs REQ-10-01] the error response has the SPEC-10 structure
     And the error category is "unknown"
-    And the result "code" is "UNKNOWN_ERROR"
-    And the error says not to retry
+    And [for REQ-10-01] the result "code" is "UNKNOWN_ERROR"
+    And [for REQ-10-15] the error says not to retry
 
     Examples:
       | protocol |

@@ -40,6 +40,21 @@ def constraint_category_renamed() -> None:
     _edit_payload(edit)
 
 
+@mutant(
+    kills=["REQ-10-01"],
+    seed="SPEC-10 §2: '| `unknown` | `UNKNOWN_ERROR` | Unclassified error | Report to user |'",
+    select="REQ-10-01 and not REQ-10-05",
+)
+def unknown_error_coded_odoo_error() -> None:
+    """Unclassified errors are coded ODOO_ERROR instead of the unknown category's UNKNOWN_ERROR."""
+
+    def edit(payload: dict[str, Any]) -> None:
+        if payload.get("code") == "UNKNOWN_ERROR":
+            payload["code"] = "ODOO_ERROR"
+
+    _edit_payload(edit)
+
+
 # -- REQ-10-02/03/04: the error object ----------------------------------------------------
 @mutant(
     kills=["REQ-10-03"],
