@@ -165,6 +165,25 @@ def http_404_as_server_error() -> None:
     fallbacks.by_status = broken
 
 
+@mutant(
+    kills=["REQ-10-08"],
+    seed="SPEC-10 §4.3: '`httpx.TimeoutException` | `connection` | `TIMEOUT`'",
+)
+def timeout_as_connection_error() -> None:
+    """An Odoo that does not answer in time is coded CONNECTION_ERROR, not TIMEOUT."""
+    from odoo_mcp.errors import fallbacks
+    from odoo_mcp.errors.categories import ErrorCategory, ErrorCode
+
+    original = fallbacks.by_connection_kind
+
+    def broken(kind: str, status: int | None) -> Any:
+        if kind == "timeout":
+            return ErrorCategory.CONNECTION, ErrorCode.CONNECTION_ERROR
+        return original(kind, status)
+
+    fallbacks.by_connection_kind = broken
+
+
 # -- REQ-10-09/10/11: suggestions and the pattern database --------------------------------
 @mutant(
     kills=["REQ-10-09"],
