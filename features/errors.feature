@@ -16,7 +16,10 @@ Feature: Errors a language model can act on
       """
       {"model": "sale.order", "values": {"note": "no customer"}}
       """
-    Then the error response has the SPEC-10 structure
+    Then [needs REQ-10-03] the error response has the SPEC-10 structure
+    And [for REQ-10-02] the error response has every key of the seed's example
+    And [for REQ-10-04] the error's details and original_error are what the seed says
+    And [for REQ-10-04] the error's original_error, when given, names "partner_id"
     And the error category is "validation"
     And [decision 22] the result "code" is "MISSING_REQUIRED_FIELD"
     And the result "retry" is true
@@ -61,7 +64,7 @@ Feature: Errors a language model can act on
       <arguments>
       """
     Then the error response has the SPEC-10 structure
-    And the result "suggestion" matches the pattern "(?s).*odoo_core_\w+.*"
+    And [for REQ-10-10] the result "suggestion" matches the pattern "(?s).*odoo_core_\w+.*"
     And [reference] the result "suggestion" matches the pattern "<suggestion>"
 
     Examples:
@@ -73,6 +76,18 @@ Feature: Errors a language model can act on
       | a domain on no field | odoo_core_search_read | {"model": "res.partner", "domain": [["no_such_field", "=", 1]]}            | .*odoo_core_fields_get.*                |
       | a wrong state        | odoo_core_execute     | {"model": "stock.picking", "method": "action_cancel", "args": [["$done"]]} | .*Done.*odoo_core_\w+.*                 |
       | an unknown method    | odoo_core_execute     | {"model": "res.partner", "method": "frobnicate", "args": [[9]]}            | .*odoo_core_execute.*                   |
+
+  # REQ-10-09's table: "Invalid value for selection field `X`": "Valid values for '{X}' are:
+  # {selection_values}"
+  @REQ-10-09
+  Scenario: the suggestion for a value no selection allows names the valid values
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.partner", "values": {"name": "Kit selection", "type": "kit_bogus"}}
+      """
+    Then [needs REQ-10-09] the error response has the SPEC-10 structure
+    And the error category is "validation"
+    And the suggestion names every value of the "type" selection of "res.partner"
 
   # -- MCP error codes ---------------------------------------------------------------------
   @REQ-10-16
@@ -116,7 +131,8 @@ Feature: Errors a language model can act on
       <arguments>
       """
     Then the error category is "<category>"
-    And the server log has a WARNING line with "<model>", "<method>" and "<marker>"
+    And [for REQ-10-18] the server log has a WARNING line with "<marker>"
+    And [for REQ-10-19] the server log has a line with "<model>", "<method>" and "<marker>"
     And [decision 22] the server log has a WARNING line with "<model>", "<method>", "<code>" and "<marker>"
 
     Examples:
@@ -137,7 +153,8 @@ Feature: Errors a language model can act on
       {"model": "res.partner", "method": "read", "args": [[9], 5], "kwargs": {"context": {"kit": "kit-log-unknown"}}}
       """
     Then the error category is "unknown"
-    And the server log has an ERROR line with "res.partner", "read", "UNKNOWN_ERROR" and "kit-log-unknown"
+    And [for REQ-10-18] the server log has an ERROR line with "kit-log-unknown"
+    And [for REQ-10-19] the server log has a line with "res.partner", "read", "UNKNOWN_ERROR" and "kit-log-unknown"
 
   @REQ-10-19 @needs_error_logs
   Scenario: a password in the arguments is logged masked
@@ -195,7 +212,8 @@ Feature: Errors a language model can act on
       {"model": "account.payment", "domain": [["name", "!=", "kit-log-access"]], "fields": ["name"]}
       """
     Then the error category is "access"
-    And the server log has an ERROR line with "account.payment", "search_read" and "kit-log-access"
+    And [for REQ-10-18] the server log has an ERROR line with "kit-log-access"
+    And [for REQ-10-19] the server log has a line with "account.payment", "search_read" and "kit-log-access"
 
   # -- Classification per protocol ---------------------------------------------------------
   @REQ-10-05 @REQ-10-06 @REQ-10-07 @REQ-10-15
@@ -275,7 +293,7 @@ Feature: Errors a language model can act on
       """
     Then the error response has the SPEC-10 structure
     And the error category is "unknown"
-    And the result "code" is "UNKNOWN_ERROR"
+    And [for REQ-10-01] the result "code" is "UNKNOWN_ERROR"
     And the error says not to retry
 
     Examples:
@@ -370,9 +388,10 @@ Feature: Errors a language model can act on
       {"model": "res.partner", "method": "read", "args": [[9], 5], "kwargs": {"context": {"kit": "kit-log-debug"}}}
       """
     Then the error category is "unknown"
-    And the server log has a DEBUG line with "res.partner" and "TypeError: 'int' object is not iterable"
-    And the server log contains "Traceback (most recent call last)"
-    And the server log does not contain the Odoo API key or password
+    And [for REQ-10-18] the server log has a DEBUG line with "TypeError: 'int' object is not iterable"
+    And [for REQ-10-19] the server log has a line with "res.partner" and "TypeError: 'int' object is not iterable"
+    And [for REQ-10-18] the server log contains "Traceback (most recent call last)"
+    And [for REQ-10-19] the server log does not contain the Odoo API key or password
 
     Examples:
       | protocol |
@@ -450,8 +469,8 @@ Feature: Errors a language model can act on
       """
     Then [needs REQ-10-01] the error response has the SPEC-10 structure
     And the error category is "unknown"
-    And the result "code" is "UNKNOWN_ERROR"
-    And the error says not to retry
+    And [for REQ-10-01] the result "code" is "UNKNOWN_ERROR"
+    And [for REQ-10-15] the error says not to retry
 
     Examples:
       | protocol |

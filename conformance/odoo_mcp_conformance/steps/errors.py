@@ -57,13 +57,60 @@ def _structure(world: World) -> None:
     assert isinstance(code, str) and re.fullmatch(r"[A-Z][A-Z0-9_]*", code), f"code {code!r}"
     for key in ("message", "suggestion"):
         assert isinstance(data[key], str) and data[key].strip(), f"{key} is empty: {data}"
-    # REQ-10-02 forbids no extra key (REQ-04-11's own example adds a top-level "field")
-    if data.get("details") is not None:
-        assert isinstance(data["details"], dict), f"details is not an object: {data['details']}"
-    if data.get("original_error") is not None:
-        assert isinstance(data["original_error"], str), "original_error is not a string"
     structured = world.last().structured
     assert structured == data, "the structured content differs from the JSON text"
+
+
+#: REQ-10-02: the keys of the seed's example error object
+EXAMPLE_KEYS = REQUIRED_KEYS | {"details", "original_error"}
+
+
+@check(parsers.parse("the error response has every key of the seed's example"))
+def _example_shape(world: World) -> None:
+    """REQ-10-02: one JSON object with error, category, code, message, details (an object),
+    suggestion, retry (a boolean) and original_error. It forbids no extra key (REQ-04-11's own
+    example adds a top-level "field")."""
+    data = error_data(world)
+    missing = EXAMPLE_KEYS - set(data)
+    assert not missing, f"the error lacks {sorted(missing)} of the seed's example: {data}"
+    assert isinstance(data["details"], dict), f"details is not an object: {data['details']!r}"
+    assert isinstance(data["retry"], bool), f"retry is {data['retry']!r}, not a boolean"
+
+
+@check(parsers.parse("the error's details and original_error are what the seed says"))
+def _optional_fields(world: World) -> None:
+    """REQ-10-04: details, when given, is an object; original_error, when given, a string."""
+    data = error_data(world)
+    if data.get("details") is not None:
+        assert isinstance(data["details"], dict), f"details is not an object: {data['details']!r}"
+    if data.get("original_error") is not None:
+        original = data["original_error"]
+        assert isinstance(original, str), f"original_error is not a string: {original!r}"
+
+
+@check(parsers.parse('the error\'s original_error, when given, names "{text}"'))
+def _original_names(world: World, text: str) -> None:
+    """REQ-10-04: original_error is "the raw Odoo error string": it carries Odoo's words."""
+    original = error_data(world).get("original_error")
+    if original is not None:
+        assert isinstance(original, str) and text in original, (
+            f"original_error {original!r} is not Odoo's error (it does not name {text!r})"
+        )
+
+
+@check(parsers.parse('the suggestion names every value of the "{field}" selection of "{model}"'))
+def _suggestion_values(world: World, field: str, model: str) -> None:
+    """REQ-10-09: "Invalid value for selection field X": "Valid values for 'X' are:
+    {selection_values}"."""
+    suggestion = error_data(world).get("suggestion")
+    assert isinstance(suggestion, str), f"suggestion is {suggestion!r}"
+    found = world.control.call(model, "fields_get", [field], attributes=["selection"])
+    assert isinstance(found, dict) and found.get(field, {}).get("selection"), (
+        f"{model}.{field} is not a selection: {found!r:.200}"
+    )
+    values = [str(value) for value, _label in found[field]["selection"]]
+    missing = [v for v in values if not re.search(rf"(?<![\w.]){re.escape(v)}(?!\w)", suggestion)]
+    assert not missing, f"the suggestion {suggestion!r} does not name the valid values {missing}"
 
 
 @check(parsers.parse("the error carries no traceback"))
