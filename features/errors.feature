@@ -23,8 +23,8 @@ Feature: Errors a language model can act on
     And the error category is "validation"
     And [decision 22] the result "code" is "MISSING_REQUIRED_FIELD"
     And the result "retry" is true
-    And [for REQ-10-06] the result "details.model" is "sale.order"
-    And [for REQ-10-06] the result "details.field" is "partner_id"
+    And [for REQ-10-06] the error names the model "sale.order"
+    And [for REQ-10-06] the error names the field "partner_id"
     And [for REQ-10-06] the error message names "partner_id"
     And [decision 26] the result "original_error" matches the pattern "([\w.]+\.)?(ValidationError|UserError): .*\(partner_id\).*"
     # REQ-10-06: the model is the one Odoo's message names, not the one the call was on
@@ -33,7 +33,7 @@ Feature: Errors a language model can act on
       {"model": "sale.order", "ids": [1], "values": {"partner_id": 999999}}
       """
     Then the error category is "not_found"
-    And [for REQ-10-06] the result "details.model" is "res.partner"
+    And [for REQ-10-06] the error names the model "res.partner"
 
   @REQ-10-17
   Scenario Outline: <source> errors are tool results with isError, not JSON-RPC errors
@@ -226,7 +226,7 @@ Feature: Errors a language model can act on
     Then the error response has the SPEC-10 structure
     And the error category is "not_found"
     And [decision 22] the result "code" is "RECORD_NOT_FOUND"
-    And [for REQ-10-06] the result "details.model" is "res.partner"
+    And [for REQ-10-06] the error names the model "res.partner"
     And the result "retry" is true
     When the client calls "odoo_core_create" with:
       """
@@ -234,8 +234,8 @@ Feature: Errors a language model can act on
       """
     Then the error category is "validation"
     And [decision 22] the result "code" is "MISSING_REQUIRED_FIELD"
-    And [for REQ-10-06] the result "details.field" is "partner_id"
-    And [for REQ-10-06] the result "details.model" is "sale.order"
+    And [for REQ-10-06] the error names the field "partner_id"
+    And [for REQ-10-06] the error names the model "sale.order"
     And the result "retry" is true
     When the client calls "odoo_core_read" with:
       """
@@ -243,7 +243,7 @@ Feature: Errors a language model can act on
       """
     Then [decision 22] the error category is "not_found"
     And [decision 22] the result "code" is "MODEL_NOT_FOUND"
-    And [for REQ-10-06] the result "details.model" is "no.such.model"
+    And [for REQ-10-06] the error names the model "no.such.model"
 
     Examples:
       | protocol |

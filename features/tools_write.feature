@@ -94,8 +94,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
     Then the call fails with a tool error
     And [decision 22] the call fails with error code "MISSING_REQUIRED_FIELD"
     And the error category is "validation"
-    And the error names "partner_id"
-    And [reference] the result "details.field" is "partner_id"
+    And the error names the field "partner_id"
     And the result "suggestion" matches the pattern "(?s).*partner_id.*"
     And the result "retry" is true
     And Odoo has 0 "sale.order" records matching [["note", "=", "Kit order without customer"]]
@@ -109,8 +108,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
     Then the call fails with a tool error
     And [decision 22] the call fails with error code "INVALID_FIELD"
     And the error category is "validation"
-    And the error names "kit_no_such"
-    And [reference] the result "details.field" is "kit_no_such"
+    And the error names the field "kit_no_such"
     And the result "suggestion" matches the pattern "(?s).*odoo_core_\w+.*"
     And [decision 22] the result "suggestion" matches the pattern "(?s).*odoo_core_fields_get.*"
     And Odoo has 0 "res.partner" records matching [["name", "=", "Kit Bad Field"]]
@@ -123,8 +121,7 @@ Feature: Write tools: odoo_core_create, odoo_core_write, odoo_core_unlink
       """
     Then the call fails with a tool error
     And the error category is "validation"
-    And the error names "type"
-    And [reference] the result "details.field" is "type"
+    And the error names the field "type"
     And the result "message" matches the pattern "(?s).*no-such-type.*"
     And the result "suggestion" matches the pattern "(?s).*\S.*"
     And Odoo has 0 "res.partner" records matching [["name", "=", "Kit Bad Value"]]

@@ -71,13 +71,19 @@ def error_flag_not_true() -> None:
 
 
 @mutant(
-    kills=["REQ-10-02"],
-    seed="SPEC-10 §3: 'Every error response MUST follow this structure' (the structure "
-    "carries original_error)",
+    kills=["REQ-10-02", "REQ-10-04"],
+    seed="SPEC-10 §3: 'Every error response MUST follow this structure' (details is an "
+    "object of model, field, ...) and '`details`: structured data about the error context'",
 )
-def error_object_without_original_error() -> None:
-    """Error objects leave out original_error, which the seed's example structure carries."""
-    _edit_payload(lambda payload: payload.pop("original_error", None) and None)
+def error_details_as_text() -> None:
+    """Error objects carry details as one line of text instead of the structure's object
+    (leaving details or original_error out would be legal: REQ-10-04 makes them optional)."""
+
+    def edit(payload: dict[str, Any]) -> None:
+        if isinstance(payload.get("details"), dict):
+            payload["details"] = ", ".join(f"{k}={v}" for k, v in payload["details"].items())
+
+    _edit_payload(edit)
 
 
 @mutant(

@@ -183,6 +183,20 @@ def _texts(value: Any) -> list[str]:
     return []
 
 
+@check(parsers.parse('the error names the {kind} "{name}"'))
+def _error_names_as(world: World, kind: str, name: str) -> None:
+    """As below, and where the server does give ``details.<kind>`` (model, field), it is
+    that one: a details object naming another model misleads the client."""
+    from odoo_mcp_conformance.steps.errors import error_data
+
+    _error_names(world, name)
+    details = error_data(world).get("details")
+    if isinstance(details, dict) and kind in details:
+        assert details[kind] == name, (
+            f"details.{kind} is {shown(details[kind])}, but Odoo's error names {name!r}"
+        )
+
+
 @check(parsers.parse('the error names "{name}"'))
 def _error_names(world: World, name: str) -> None:
     """SPEC-10 REQ-10-06 (the classifier extracts the field and model the message names) and
