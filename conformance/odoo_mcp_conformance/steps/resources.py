@@ -292,3 +292,65 @@ def _includes(world: World, path: str, value: str) -> None:
     assert any(matches(item, expected) for item in actual), (
         f"no item of {path} is {value}: {json.dumps(actual, default=repr)[:800]}"
     )
+
+
+#: SPEC-06 §2: the four categories of odoo://{category}/{path}
+CATEGORIES: Final = ("model", "record", "system", "config")
+
+
+@check(parsers.parse("every listed resource and template is an odoo:// URI of a seed category"))
+def _odoo_scheme(world: World) -> None:
+    """REQ-06-01: 'All Odoo resources MUST use the odoo:// URI scheme with this structure
+    odoo://{category}/{path}', the categories being model/, record/, system/, config/."""
+    listing = world.remembered.get("listing") or {}
+    wrong = [
+        uri
+        for uri in listing
+        if not uri.startswith("odoo://")
+        or uri.removeprefix("odoo://").split("/", 1)[0] not in CATEGORIES
+        or "/" not in uri.removeprefix("odoo://")
+    ]
+    assert not wrong, f"listed outside odoo://{{{'|'.join(CATEGORIES)}}}/...: {wrong}"
+
+
+def _values_of(data: Any, key: str) -> list[Any]:
+    """Every value ``key`` has anywhere in ``data`` (the seed fixes no place for them)."""
+    if isinstance(data, dict):
+        found = [data[key]] if key in data else []
+        return found + [v for value in data.values() for v in _values_of(value, key)]
+    if isinstance(data, list):
+        return [v for item in data for v in _values_of(item, key)]
+    return []
+
+
+@check(parsers.parse('wherever the resource body gives "{key}", it is {value}'))
+def _normalised(world: World, key: str, value: str) -> None:
+    """REQ-06-10: 'the same normalization as tool responses (REQ-04-35)'. Which key fields
+    a record resource carries, and where, is the server's: a field it leaves out passes."""
+    expected = json.loads(value)
+    wrong = [v for v in _values_of(result_data(world), key) if v != expected]
+    assert not wrong, f"{key} is given as {json.dumps(wrong, default=repr)[:300]}, expected {value}"
+
+
+def _fields_map(world: World) -> dict[str, Any]:
+    """The field definitions of a fields resource: under "fields" (as odoo_core_fields_get
+    answers) or at the top (as Odoo's fields_get does); the seed shows neither."""
+    data = result_data(world)
+    assert isinstance(data, dict), f"expected a JSON object, got {json.dumps(data)[:300]}"
+    inner = data.get("fields")
+    return inner if isinstance(inner, dict) else data
+
+
+@check(parsers.parse('the fields resource gives "{field}" the type "{kind}"'))
+def _field_type(world: World, field: str, kind: str) -> None:
+    """REQ-06-06: 'Field definitions for a specific model'."""
+    definition = _fields_map(world).get(field)
+    assert isinstance(definition, dict) and definition.get("type") == kind, (
+        f"{field} is defined as {json.dumps(definition, default=repr)[:300]}, expected type {kind}"
+    )
+
+
+@check(parsers.parse('the fields resource has no field "{field}"'))
+def _field_absent(world: World, field: str) -> None:
+    """REQ-06-22: 'Field blocklists apply to resource responses'."""
+    assert field not in _fields_map(world), f"the blocked field {field} is defined"
