@@ -101,7 +101,7 @@ Feature: Resources
     Given the server setting "model_blocklist" is "crm.lead"
     When the client reads the resource "odoo://config/safety"
     Then the resource body matches the schema "config_safety"
-    And the result "operation_mode" is "readonly"
+    And [for REQ-06-05] the result "operation_mode" is "readonly"
     And the result "model_blocklist" includes "crm.lead"
     And the response text contains "crm.lead"
     # the default blocklist (ir.config_parameter among others) is our choice, not the seed's
@@ -154,8 +154,8 @@ Feature: Resources
     And [for REQ-06-10] wherever the resource body gives "country_id", it is {"id": 233, "name": "United States"}
     And [for REQ-06-10] wherever the resource body gives "parent_id", it is null
     And [for REQ-06-10] wherever the resource body gives "street", it is ""
-    And the response text does not contain "image_1920"
-    And the response text does not contain "aGVsbG8="
+    And [for REQ-06-10] the response text does not contain "image_1920"
+    And [for REQ-06-10] the response text does not contain "aGVsbG8="
     And [decision 10] the result "record.name" is "Acme Corporation"
     And [decision 10] the result "record.country_id" is {"id": 233, "name": "United States"}
     And [reference] Odoo received 1 call

@@ -163,6 +163,9 @@ def _prompt(world: World, name: str, docstring: str) -> None:
 @when("the client lists the prompts")
 def _prompts(world: World) -> None:
     prompts = world.server().request(lambda c: c.list_prompts()).prompts
+    world.remembered["prompt_arguments"] = {
+        p.name: {a.name: a.required for a in p.arguments or []} for p in prompts
+    }
     _store(world, {"prompts": {p.name: sorted(a.name for a in p.arguments or []) for p in prompts}},
            None)  # fmt: skip
 
@@ -354,3 +357,16 @@ def _field_type(world: World, field: str, kind: str) -> None:
 def _field_absent(world: World, field: str) -> None:
     """REQ-06-22: 'Field blocklists apply to resource responses'."""
     assert field not in _fields_map(world), f"the blocked field {field} is defined"
+
+
+@check(parsers.parse('the listed prompt "{name}" has the required arguments {names}'))
+def _prompt_arguments(world: World, name: str, names: str) -> None:
+    """REQ-06-17..21: the seed lists each prompt's arguments, each with "required": true."""
+    listed: dict[str, dict[str, bool | None]] = world.remembered.get("prompt_arguments") or {}
+    assert name in listed, f"the prompt {name} is not listed; the prompts are {sorted(listed)}"
+    expected = json.loads(names)
+    assert sorted(listed[name]) == sorted(expected), (
+        f"{name} takes the arguments {sorted(listed[name])}, expected {expected}"
+    )
+    optional = [arg for arg, required in listed[name].items() if required is not True]
+    assert not optional, f"{name} does not mark {optional} required"
