@@ -172,6 +172,15 @@ Feature: Resources
     Then the call succeeds
     And the response text does not contain "Acme Corporation"
 
+  @REQ-06-12
+  Scenario: a listing gives 20 records unless told, and never more than 100
+    The demo data has 48 partners and over 800 field definitions.
+
+    When the client reads the resource "odoo://record/res.partner"
+    Then the resource lists 20 records
+    When the client reads the resource "odoo://record/ir.model.fields?limit=1000"
+    Then the resource lists 100 records
+
   # SPEC-06 gives the listing's URI and limits but not its answer: the records/count/domain/limit
   # shape the limits are checked through is ours.
   @REQ-06-11 @REQ-06-12 @reference

@@ -404,3 +404,27 @@ def search_help_query_optional() -> None:
 def search_help_without_domain() -> None:
     """odoo_search_help leaves the query out of its suggested domain."""
     _post_prompt("odoo_search_help", lambda text: text.replace("acme", "..."))
+
+
+@mutant(
+    kills=["REQ-06-12"],
+    seed="SPEC-06 §4.3: 'The maximum `limit` for resource listings is 100. Default is 20.'",
+)
+def listing_limit_unbounded() -> None:
+    """odoo://record/{model}?limit=N lists N records, however many (and 20 by default)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from odoo_mcp.resources import reader
+    from odoo_mcp.resources.uris import parse_uri
+
+    original: Callable[[Any, str], Awaitable[Data]] = reader.read_resource
+
+    async def broken(rc: Any, uri: str) -> Data:
+        asked = parse_qs(urlsplit(uri).query).get("limit", [])
+        data = await original(rc, uri)
+        if data.get("records") is not None and asked and int(asked[0]) > 100:
+            ref = parse_uri(uri).model_copy(update={"limit": int(asked[0])})
+            return await reader._listing(rc, ref)
+        return data
+
+    reader.read_resource = broken

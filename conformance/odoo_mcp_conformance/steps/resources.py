@@ -370,3 +370,21 @@ def _prompt_arguments(world: World, name: str, names: str) -> None:
     )
     optional = [arg for arg, required in listed[name].items() if required is not True]
     assert not optional, f"{name} does not mark {optional} required"
+
+
+def _record_lists(data: Any) -> list[list[Any]]:
+    """Every list of JSON objects carrying an "id" in ``data``, however nested."""
+    if isinstance(data, dict):
+        return [found for value in data.values() for found in _record_lists(value)]
+    if isinstance(data, list):
+        own = [data] if data and all(isinstance(i, dict) and "id" in i for i in data) else []
+        return own + [found for item in data for found in _record_lists(item)]
+    return []
+
+
+@check(parsers.parse("the resource lists {count:d} records"))
+def _lists(world: World, count: int) -> None:
+    """REQ-06-12: a listing's records, wherever the server puts them: its longest list of
+    objects with an "id" (the seed gives the listing's URI, not its answer)."""
+    longest = max(map(len, _record_lists(result_data(world))), default=0)
+    assert longest == count, f"the resource lists {longest} records, expected {count}"
