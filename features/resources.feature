@@ -197,6 +197,9 @@ Feature: Resources
 
   @REQ-06-22
   Scenario: blocked models are not reachable through resources
+    Whether the server asks Odoo before refusing is its own affair (the reference never
+    does); a resource about a blocked model, even one answered without Odoo, is refused.
+
     When the client reads the resource "odoo://record/ir.config_parameter/1"
     Then the request is refused with a JSON-RPC error
     And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
@@ -205,6 +208,9 @@ Feature: Resources
     Then the request is refused with a JSON-RPC error
     And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
     And [reference] Odoo received no call
+    When the client reads the resource "odoo://model/ir.config_parameter/methods"
+    Then the request is refused with a JSON-RPC error
+    And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
 
   @REQ-06-22
   Scenario: a domain on a blocked field is refused in a listing too
