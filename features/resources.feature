@@ -213,6 +213,20 @@ Feature: Resources
     And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
 
   @REQ-06-22
+  Scenario: blocked fields are absent from record and listing resources
+    Field blocklists apply to resource responses: signature and password are blocked on
+    res.users by default (decision 12); the kit looks for their names anywhere in the answer.
+
+    When the client reads the resource "odoo://record/res.users/2"
+    Then the call succeeds
+    And the response text does not contain "signature"
+    And the response text does not contain "password"
+    When the client reads the resource "odoo://record/res.users?limit=2"
+    Then the call succeeds
+    And the response text does not contain "signature"
+    And the response text does not contain "password"
+
+  @REQ-06-22
   Scenario: a domain on a blocked field is refused in a listing too
     When the client reads the resource "odoo://record/res.users?domain=%5B%5B%22password%22%2C%22%3D%22%2C%22x%22%5D%5D"
     Then [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error

@@ -428,3 +428,22 @@ def listing_limit_unbounded() -> None:
         return data
 
     reader.read_resource = broken
+
+
+@mutant(
+    kills=["REQ-06-22"],
+    seed="SPEC-06 §7: 'Field blocklists apply to resource responses.'",
+    select="REQ-06-22 and blocked_fields_are_absent",
+)
+def record_resources_ignore_field_blocklist() -> None:
+    """Record and listing resources read every non-binary field, the field blocklist
+    ignored (by the key-field choice and by the answer scrub alike)."""
+    import odoo_mcp.adapter.resources as adapter
+    from odoo_mcp.registry import ModelRegistry
+
+    async def every_field(self: Any, model: str, blocked: Any) -> list[str]:
+        fields = await self.get_fields(model)
+        return [name for name, info in fields.items() if info.type != "binary" and name != "id"]
+
+    ModelRegistry.key_fields = every_field  # type: ignore[method-assign,assignment]
+    setattr(adapter, "scrub", lambda data, *args, **kwargs: data)  # noqa: B010 (unexported)
