@@ -5,7 +5,11 @@ Feature: Prompts
   @REQ-06-17 @REQ-06-18 @REQ-06-19 @REQ-06-20 @REQ-06-21
   Scenario: the five prompts are listed with their arguments
     When the client lists the prompts
-    Then the result "prompts" is {"odoo_overview": [], "odoo_domain_help": [], "odoo_model_guide": ["model_name"], "odoo_create_record": ["model_name"], "odoo_search_help": ["model_name", "query"]}
+    Then [for REQ-06-17] the listed prompt "odoo_overview" has the required arguments []
+    And [for REQ-06-18] the listed prompt "odoo_domain_help" has the required arguments []
+    And [for REQ-06-19] the listed prompt "odoo_model_guide" has the required arguments ["model_name"]
+    And [for REQ-06-20] the listed prompt "odoo_create_record" has the required arguments ["model_name"]
+    And [for REQ-06-21] the listed prompt "odoo_search_help" has the required arguments ["model_name", "query"]
 
   @REQ-06-17
   Scenario: the overview describes the instance and names only registered tools

@@ -6,8 +6,9 @@ Feature: Resources
   @REQ-06-01 @REQ-06-02 @REQ-06-03 @REQ-06-04 @REQ-06-05 @REQ-06-06 @REQ-06-09
   Scenario: the static resources and the templates are listed
     The seed shows three listing entries in full (system/info, the fields and the record
-    templates): their URI and JSON type are judged; their names and descriptions are human
-    text another server may word its own way, so only the reference is held to the seed's.
+    templates): their URI, name and JSON type are judged, as the seed gives them; their
+    descriptions are human text another server may word its own way, so only the reference
+    is held to the seed's. Every listed URI is odoo://{category}/{path} (REQ-06-01).
 
     When the client lists the resources and templates
     Then the response text contains "odoo://system/info"
@@ -18,31 +19,42 @@ Feature: Resources
     And the response text contains "odoo://model/{model_name}/methods"
     And the response text contains "odoo://model/{model_name}/states"
     And the response text contains "odoo://record/{model_name}/{record_id}"
+    And [for REQ-06-01] every listed resource and template is an odoo:// URI of a seed category
     And the listing entry "odoo://system/info" is:
       """
       {"uri": "odoo://system/info", "mimeType": "application/json"}
       """
+    And [for REQ-06-02] the listing entry "odoo://system/info" is:
+      """
+      {"name": "Odoo Instance Info"}
+      """
     And [reference] the listing entry "odoo://system/info" is:
       """
-      {"name": "Odoo Instance Info",
-       "description": "Connection details, Odoo version, and server capabilities"}
+      {"description": "Connection details, Odoo version, and server capabilities"}
       """
     And the listing entry "odoo://model/{model_name}/fields" is:
       """
       {"uriTemplate": "odoo://model/{model_name}/fields", "mimeType": "application/json"}
       """
+    And [for REQ-06-06] the listing entry "odoo://model/{model_name}/fields" is:
+      """
+      {"name": "Model Fields"}
+      """
     And [reference] the listing entry "odoo://model/{model_name}/fields" is:
       """
-      {"name": "Model Fields",
-       "description": "Field definitions for an Odoo model. Example: odoo://model/sale.order/fields"}
+      {"description": "Field definitions for an Odoo model. Example: odoo://model/sale.order/fields"}
       """
     And the listing entry "odoo://record/{model_name}/{record_id}" is:
       """
       {"uriTemplate": "odoo://record/{model_name}/{record_id}", "mimeType": "application/json"}
       """
+    And [for REQ-06-09] the listing entry "odoo://record/{model_name}/{record_id}" is:
+      """
+      {"name": "Odoo Record"}
+      """
     And [reference] the listing entry "odoo://record/{model_name}/{record_id}" is:
       """
-      {"name": "Odoo Record", "description": "Read a specific Odoo record by model and ID"}
+      {"description": "Read a specific Odoo record by model and ID"}
       """
     And [reference] the result contains:
       """
@@ -56,8 +68,9 @@ Feature: Resources
     Then the resource body matches the schema "system_info"
     And the result contains:
       """
-      {"server_version": "19.0", "database": "demo", "protocol": "<str>", "user": {"uid": 2}, "mcp_server_version": "<str>"}
+      {"database": "demo", "protocol": "<str>", "user": {"uid": 2}, "mcp_server_version": "<str>"}
       """
+    And the version in "server_version" is the one Odoo reports
     # the seed's example shows the user's name ("Admin"), not a login; the demo admin's is
     # "Mitchell Admin", its login "admin"
     And the result "user.name" is "Mitchell Admin"
@@ -88,18 +101,23 @@ Feature: Resources
     Given the server setting "model_blocklist" is "crm.lead"
     When the client reads the resource "odoo://config/safety"
     Then the resource body matches the schema "config_safety"
-    And the result "operation_mode" is "readonly"
+    And [for REQ-06-05] the result "operation_mode" is "readonly"
     And the result "model_blocklist" includes "crm.lead"
     And the response text contains "crm.lead"
-    And the response text contains "ir.config_parameter"
+    # the default blocklist (ir.config_parameter among others) is our choice, not the seed's
+    And [decision 12] the response text contains "ir.config_parameter"
     And [reference] the result "model_blocklist" is ["crm.lead"]
 
   @REQ-06-06
   Scenario: model fields come from the live metadata, without blocked fields
+    The seed gives the template, not the answer: the definitions may sit under "fields" (as
+    odoo_core_fields_get answers) or at the top (as Odoo's fields_get does).
+
     When the client reads the resource "odoo://model/res.users/fields"
-    Then the result "fields.login.type" is "char"
-    And the result has no "fields.password"
-    And the result has no "fields.signature"
+    Then the fields resource gives "login" the type "char"
+    And the fields resource has no field "password"
+    And the fields resource has no field "signature"
+    And [reference] the result "fields.login.type" is "char"
 
   @REQ-06-07
   Scenario: model methods list the buttons with what they do
@@ -115,7 +133,9 @@ Feature: Resources
     Then the resource body matches the schema "model_states"
     And the result "model" is "sale.order"
     And the result "state_field" is "state"
-    And the result "states[0]" is {"value": "draft", "label": "Quotation"}
+    And the result "states" includes {"value": "draft", "label": "Quotation"}
+    And the result "states" includes {"value": "sale", "label": "Sales Order"}
+    And [reference] the result "states[0]" is {"value": "draft", "label": "Quotation"}
     And the result "transitions" includes {"from": "draft", "to": "sale", "method": "action_confirm"}
     And the result "transitions" includes {"from": "draft", "to": "cancel", "method": "action_cancel"}
     When the client reads the resource "odoo://model/res.country/states"
@@ -131,11 +151,35 @@ Feature: Resources
       """
     When the client reads the resource "odoo://record/res.partner/9"
     Then the response text contains "Acme Corporation"
-    And the response text does not contain "image_1920"
-    And the response text does not contain "aGVsbG8="
+    And [for REQ-06-10] wherever the resource body gives "country_id", it is {"id": 233, "name": "United States"}
+    And [for REQ-06-10] wherever the resource body gives "parent_id", it is null
+    And [for REQ-06-10] wherever the resource body gives "street", it is ""
+    And [for REQ-06-10] the response text does not contain "image_1920"
+    And [for REQ-06-10] the response text does not contain "aGVsbG8="
     And [decision 10] the result "record.name" is "Acme Corporation"
     And [decision 10] the result "record.country_id" is {"id": 233, "name": "United States"}
     And [reference] Odoo received 1 call
+
+  @REQ-06-11
+  Scenario: a listing applies its URL-encoded JSON domain
+    The seed fixes the domain's encoding, not the listing's answer: the kit looks for the
+    records by name in it. Without its domain, a listing of at most 100 partners would name
+    Acme Corporation.
+
+    When the client reads the resource "odoo://record/res.partner?domain=%5B%5B%22name%22%2C%22%3D%22%2C%22Acme%20Corporation%22%5D%5D&limit=5"
+    Then the response text contains "Acme Corporation"
+    When the client reads the resource "odoo://record/res.partner?domain=%5B%5B%22name%22%2C%22%3D%22%2C%22No%20Such%20Partner%22%5D%5D&limit=100"
+    Then the call succeeds
+    And the response text does not contain "Acme Corporation"
+
+  @REQ-06-12
+  Scenario: a listing gives 20 records unless told, and never more than 100
+    The demo data has 48 partners and over 800 field definitions.
+
+    When the client reads the resource "odoo://record/res.partner"
+    Then the resource lists 20 records
+    When the client reads the resource "odoo://record/ir.model.fields?limit=1000"
+    Then the resource lists 100 records
 
   # SPEC-06 gives the listing's URI and limits but not its answer: the records/count/domain/limit
   # shape the limits are checked through is ours.
@@ -153,12 +197,34 @@ Feature: Resources
 
   @REQ-06-22
   Scenario: blocked models are not reachable through resources
+    Whether the server asks Odoo before refusing is its own affair (the reference never
+    does); a resource about a blocked model, even one answered without Odoo, is refused.
+
     When the client reads the resource "odoo://record/ir.config_parameter/1"
-    Then [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
-    And Odoo received no call
+    Then the request is refused with a JSON-RPC error
+    And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+    And [reference] Odoo received no call
     When the client reads the resource "odoo://model/ir.cron/fields"
-    Then [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
-    And Odoo received no call
+    Then the request is refused with a JSON-RPC error
+    And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+    And [reference] Odoo received no call
+    When the client reads the resource "odoo://model/ir.config_parameter/methods"
+    Then the request is refused with a JSON-RPC error
+    And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+
+  @REQ-06-22
+  Scenario: blocked fields are absent from record and listing resources
+    Field blocklists apply to resource responses: signature and password are blocked on
+    res.users by default (decision 12); the kit looks for their names anywhere in the answer.
+
+    When the client reads the resource "odoo://record/res.users/2"
+    Then the call succeeds
+    And the response text does not contain "signature"
+    And the response text does not contain "password"
+    When the client reads the resource "odoo://record/res.users?limit=2"
+    Then the call succeeds
+    And the response text does not contain "signature"
+    And the response text does not contain "password"
 
   @REQ-06-22
   Scenario: a domain on a blocked field is refused in a listing too

@@ -88,4 +88,5 @@ Feature: Resource subscriptions
     When the client subscribes to the first 40 records of "res.partner"
     And the client subscribes to the first 10 records of "sale.order"
     And the client subscribes to "odoo://record/sale.order/39"
-    Then [reference] the call is rejected with JSON-RPC error -32602
+    Then the request is refused with a JSON-RPC error
+    And [decision 27] the request is refused with JSON-RPC error -32602 carrying a SPEC-10 error

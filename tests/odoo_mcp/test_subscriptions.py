@@ -255,3 +255,22 @@ async def test_the_poll_round_reads_as_the_subscriber() -> None:
     assert to_demo.heard == []
     for connection in connections:
         await connection.close()
+
+
+@pytest.mark.filterwarnings("ignore::mcp.MCPDeprecationWarning")  # legacy-era subscribe
+async def test_a_refused_subscription_carries_the_spec10_error() -> None:
+    """Decision 27: the 51st subscription and a URI that cannot be subscribed to are -32602
+    with the SPEC-10 error object as data, like every other resource refusal."""
+    fake = FakeOdoo("19.0", scale=5)
+    async with Client(_server(fake, 60), mode="legacy") as client:
+        partners = fake.call("res.partner", "search", [], limit=MAX_SUBSCRIPTIONS)
+        for record_id in partners:
+            await client.subscribe_resource(f"odoo://record/res.partner/{record_id}")
+        for uri in ("odoo://record/sale.order/1", "odoo://model/res.partner/fields"):
+            with pytest.raises(MCPError) as refused:
+                await client.subscribe_resource(uri)
+            assert refused.value.error.code == -32602
+            data = refused.value.error.data
+            assert isinstance(data, dict), data
+            assert data["category"] == "validation"
+            assert data["message"] and data["suggestion"]

@@ -163,6 +163,9 @@ def _prompt(world: World, name: str, docstring: str) -> None:
 @when("the client lists the prompts")
 def _prompts(world: World) -> None:
     prompts = world.server().request(lambda c: c.list_prompts()).prompts
+    world.remembered["prompt_arguments"] = {
+        p.name: {a.name: a.required for a in p.arguments or []} for p in prompts
+    }
     _store(world, {"prompts": {p.name: sorted(a.name for a in p.arguments or []) for p in prompts}},
            None)  # fmt: skip
 
@@ -292,3 +295,96 @@ def _includes(world: World, path: str, value: str) -> None:
     assert any(matches(item, expected) for item in actual), (
         f"no item of {path} is {value}: {json.dumps(actual, default=repr)[:800]}"
     )
+
+
+#: SPEC-06 §2: the four categories of odoo://{category}/{path}
+CATEGORIES: Final = ("model", "record", "system", "config")
+
+
+@check(parsers.parse("every listed resource and template is an odoo:// URI of a seed category"))
+def _odoo_scheme(world: World) -> None:
+    """REQ-06-01: 'All Odoo resources MUST use the odoo:// URI scheme with this structure
+    odoo://{category}/{path}', the categories being model/, record/, system/, config/."""
+    listing = world.remembered.get("listing") or {}
+    wrong = [
+        uri
+        for uri in listing
+        if not uri.startswith("odoo://")
+        or uri.removeprefix("odoo://").split("/", 1)[0] not in CATEGORIES
+        or "/" not in uri.removeprefix("odoo://")
+    ]
+    assert not wrong, f"listed outside odoo://{{{'|'.join(CATEGORIES)}}}/...: {wrong}"
+
+
+def _values_of(data: Any, key: str) -> list[Any]:
+    """Every value ``key`` has anywhere in ``data`` (the seed fixes no place for them)."""
+    if isinstance(data, dict):
+        found = [data[key]] if key in data else []
+        return found + [v for value in data.values() for v in _values_of(value, key)]
+    if isinstance(data, list):
+        return [v for item in data for v in _values_of(item, key)]
+    return []
+
+
+@check(parsers.parse('wherever the resource body gives "{key}", it is {value}'))
+def _normalised(world: World, key: str, value: str) -> None:
+    """REQ-06-10: 'the same normalization as tool responses (REQ-04-35)'. Which key fields
+    a record resource carries, and where, is the server's: a field it leaves out passes."""
+    expected = json.loads(value)
+    wrong = [v for v in _values_of(result_data(world), key) if v != expected]
+    assert not wrong, f"{key} is given as {json.dumps(wrong, default=repr)[:300]}, expected {value}"
+
+
+def _fields_map(world: World) -> dict[str, Any]:
+    """The field definitions of a fields resource: under "fields" (as odoo_core_fields_get
+    answers) or at the top (as Odoo's fields_get does); the seed shows neither."""
+    data = result_data(world)
+    assert isinstance(data, dict), f"expected a JSON object, got {json.dumps(data)[:300]}"
+    inner = data.get("fields")
+    return inner if isinstance(inner, dict) else data
+
+
+@check(parsers.parse('the fields resource gives "{field}" the type "{kind}"'))
+def _field_type(world: World, field: str, kind: str) -> None:
+    """REQ-06-06: 'Field definitions for a specific model'."""
+    definition = _fields_map(world).get(field)
+    assert isinstance(definition, dict) and definition.get("type") == kind, (
+        f"{field} is defined as {json.dumps(definition, default=repr)[:300]}, expected type {kind}"
+    )
+
+
+@check(parsers.parse('the fields resource has no field "{field}"'))
+def _field_absent(world: World, field: str) -> None:
+    """REQ-06-22: 'Field blocklists apply to resource responses'."""
+    assert field not in _fields_map(world), f"the blocked field {field} is defined"
+
+
+@check(parsers.parse('the listed prompt "{name}" has the required arguments {names}'))
+def _prompt_arguments(world: World, name: str, names: str) -> None:
+    """REQ-06-17..21: the seed lists each prompt's arguments, each with "required": true."""
+    listed: dict[str, dict[str, bool | None]] = world.remembered.get("prompt_arguments") or {}
+    assert name in listed, f"the prompt {name} is not listed; the prompts are {sorted(listed)}"
+    expected = json.loads(names)
+    assert sorted(listed[name]) == sorted(expected), (
+        f"{name} takes the arguments {sorted(listed[name])}, expected {expected}"
+    )
+    optional = [arg for arg, required in listed[name].items() if required is not True]
+    assert not optional, f"{name} does not mark {optional} required"
+
+
+def _record_lists(data: Any) -> list[list[Any]]:
+    """Every list of JSON objects carrying an "id" in ``data``, however nested."""
+    if isinstance(data, dict):
+        return [found for value in data.values() for found in _record_lists(value)]
+    if isinstance(data, list):
+        own = [data] if data and all(isinstance(i, dict) and "id" in i for i in data) else []
+        return own + [found for item in data for found in _record_lists(item)]
+    return []
+
+
+@check(parsers.parse("the resource lists {count:d} records"))
+def _lists(world: World, count: int) -> None:
+    """REQ-06-12: a listing's records, wherever the server puts them: its longest list of
+    objects with an "id" (the seed gives the listing's URI, not its answer)."""
+    longest = max(map(len, _record_lists(result_data(world))), default=0)
+    assert longest == count, f"the resource lists {longest} records, expected {count}"

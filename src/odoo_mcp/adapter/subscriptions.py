@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp import MCPError
 from mcp.server import ServerRequestContext
 from mcp.server.subscriptions import ListenHandler, ResourceUpdated, SubscriptionBus
 from mcp.types import (
-    INVALID_PARAMS,
     EmptyResult,
     SubscribeRequestParams,
     SubscriptionsListenRequestParams,
@@ -21,6 +19,7 @@ from mcp.types import (
 
 from odoo_mcp.adapter.errors import as_mcp_error
 from odoo_mcp.adapter.resources import model_of
+from odoo_mcp.errors.params import invalid_request
 from odoo_mcp.resources.subscriptions import Publish, SubscriptionManager, SubscriptionRefused
 
 __all__ = ["ListenWatcher", "SubscriptionHandlers", "bus_publisher"]
@@ -56,7 +55,10 @@ class SubscriptionHandlers:
         try:
             await self.manager.subscribe(client_key(ctx), ctx.session, uri)
         except SubscriptionRefused as refused:
-            raise MCPError(INVALID_PARAMS, str(refused), None) from None
+            # decision 27: -32602 with the SPEC-10 error object, like every resource refusal
+            raise as_mcp_error(
+                invalid_request(str(refused)), model_of(uri), "resources/subscribe"
+            ) from None
         except Exception as exc:
             raise as_mcp_error(exc, model_of(uri), "resources/subscribe") from None
         return EmptyResult()

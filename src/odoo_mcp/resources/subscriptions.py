@@ -48,7 +48,7 @@ Publish = Callable[[str], Awaitable[None]]
 
 class SubscriptionRefused(ValueError):
     """REQ-06-15/16: a URI that cannot be subscribed to, or one subscription too many
-    (JSON-RPC -32602, with no SPEC-10 data)."""
+    (JSON-RPC -32602 with the SPEC-10 error object, decision 27)."""
 
 
 @dataclass
