@@ -132,7 +132,7 @@ Feature: The error pattern database
     Then the error response has the SPEC-10 structure
     And the error category is "access"
     And [decision 22] the result "code" is "<code>"
-    And the result "details.model" is "<model>"
+    And the error names the model "<model>"
     And the error says not to retry
 
     Examples:
