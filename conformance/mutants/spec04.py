@@ -540,3 +540,68 @@ def read_datetimes_without_z() -> None:
 
     _post("odoo_core_read", change)
     _post("odoo_core_search_read", change)
+
+
+@mutant(
+    kills=["REQ-04-11"],
+    seed="SPEC-04 §3.3 REQ-04-11: 'On validation error, the error handler (SPEC-10) MUST "
+    "translate the Odoo error into actionable guidance' (its example names the field)",
+    select="REQ-04-11",
+)
+def create_errors_without_the_field() -> None:
+    """A create Odoo rejects is reported without naming the field: no details.field, and
+    the field's name replaced by "a value" in the message and the suggestion."""
+    from odoo_mcp.errors import response
+
+    original = response.to_payload
+
+    def broken(error: Any) -> Any:
+        payload = original(error)
+        details = payload.get("details")
+        field = details.pop("field", None) if isinstance(details, dict) else None
+        if isinstance(field, str) and field:
+            for key in ("message", "suggestion"):
+                if isinstance(payload.get(key), str):
+                    payload[key] = payload[key].replace(field, "a value")
+        return payload
+
+    patch_everywhere(original, broken)
+
+
+@mutant(
+    kills=["REQ-04-17"],
+    seed="SPEC-04 §3.5 REQ-04-17: '- Log the deletion in the audit log (SPEC-11).'",
+    select="REQ-04-17",
+)
+def unlink_not_audited() -> None:
+    """Deletions are left out of the audit log (every other operation is still logged)."""
+    from odoo_mcp.safety.audit import AuditLogger, Operation
+
+    should_log = AuditLogger.should_log
+
+    def broken(self: AuditLogger, operation: Operation) -> bool:
+        return operation is not Operation.UNLINK and should_log(self, operation)
+
+    AuditLogger.should_log = broken  # type: ignore[method-assign]
+
+
+@mutant(
+    kills=["REQ-04-24"],
+    seed="SPEC-04 §3.7 REQ-04-24: 'Fields in the blocklist (SPEC-11) MUST be excluded from "
+    "the response.'",
+    select="REQ-04-24",
+)
+def fields_get_shows_blocked_fields() -> None:
+    """odoo_core_fields_get keeps blocked fields: its own filter is off, and so is the answer
+    scrub behind it (either alone hides the defect)."""
+    import odoo_mcp.safety.scrub
+    from odoo_mcp.safety.policy import SafetyPolicy
+
+    def keep(self: SafetyPolicy, model: str, fields: Any) -> dict[str, object]:
+        return dict(fields)
+
+    def no_scrub(value: Any, blocked: Any, channel: str, **kwargs: Any) -> Any:
+        return value
+
+    SafetyPolicy.strip_fields_get = keep  # type: ignore[method-assign]
+    patch_everywhere(odoo_mcp.safety.scrub.scrub, no_scrub)
