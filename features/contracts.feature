@@ -23,14 +23,17 @@ Feature: The storefront contracts
       """
       {"orderId": "S00038", "includeLines": true}
       """
-    Then the call succeeds
-    And the result contains:
+    Then [needs REQ-LUJ-01] the call succeeds
+    And [for REQ-LUJ-02] the result contains:
       """
-      {"orderId": "S00038", "status": "confirmed", "customerName": "Valentina López",
-       "totalAmount": 86300.0, "createdAt": "<str>"}
+      {"orderId": "S00038", "customerName": "Valentina López", "totalAmount": 86300.0,
+       "createdAt": "<str>"}
       """
-    And the result "createdAt" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
-    And the result "lines[0]" is {"productId": "<str>", "productName": "Yerba mate con palo 500 g", "quantity": 2, "price": 1900.0}
+    And [for REQ-LUJ-04] the result "status" is "confirmed"
+    And [for REQ-LUJ-02] the result "createdAt" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+    And [for REQ-LUJ-03] the result "lines[0]" is {"productId": "<str>", "productName": "Yerba mate con palo 500 g", "quantity": 2, "price": 1900.0}
+    # "@NotNull Integer quantity": 2.0 is the integer 2, 2.5 is no Integer
+    And [for REQ-LUJ-03] every "quantity" of "lines" is a whole number
     And [decision 28] the result "lines[0].productId" is "LUJ-YERB-002"
     And [reference] Odoo received at most 2 calls
 
@@ -40,8 +43,8 @@ Feature: The storefront contracts
       """
       {"orderId": "S00001"}
       """
-    Then the result "status" is "draft"
-    And the result has no "lines"
+    Then [for REQ-LUJ-04] the result "status" is "draft"
+    And [for REQ-LUJ-01] the result has no "lines"
     And [reference] Odoo received 1 call
 
   @REQ-LUJ-04 @decision-8
@@ -64,8 +67,8 @@ Feature: The storefront contracts
       {"query": "<query>"}
       """
     Then the call succeeds
-    And the result "customers[0]" is {"customerId": "44", "name": "Juan Pérez", "email": "juan.perez@example.com.ar", "phone": "<str>"}
-    And the result "totalCount" is 1
+    And [needs REQ-LUJ-05] the result "totalCount" is 1
+    And [for REQ-LUJ-06] the result "customers[0]" is {"customerId": "44", "name": "Juan Pérez", "email": "juan.perez@example.com.ar", "phone": "<str>"}
 
     Examples:
       | query             |
@@ -81,6 +84,33 @@ Feature: The storefront contracts
       """
     Then the result "customers" has 2 items
     And the result "totalCount" is Odoo's own count of "res.partner" for ["&", ["customer_rank", ">", 0], "|", "|", ["name", "ilike", "example.com.ar"], ["email", "ilike", "example.com.ar"], ["phone", "ilike", "example.com.ar"]]
+
+  # The seed's filters on a leaf category ("Office Furniture", 3: ten products, seven in
+  # stock once the demo's deliveries are done), so that subcategories (ours: child_of) do not matter; "available" is in stock.
+  # limit and offset page the matches, totalCount counts them all ("totalCount: number").
+  @REQ-LUJ-07 @REQ-LUJ-08
+  Scenario: products.list honours categoryId, available, limit and offset, and counts all matches
+    When the client calls "products.list" with:
+      """
+      {"categoryId": "3", "available": true, "limit": 3, "offset": 0}
+      """
+    Then [needs REQ-LUJ-07] the call succeeds
+    And [needs REQ-LUJ-07] each of "products[*].categoryId" is "3"
+    And [needs REQ-LUJ-07] every "stock" of "products" is above 0
+    And [needs REQ-LUJ-07] the result "products" has 3 items
+    And [for REQ-LUJ-08] the result "totalCount" is 7
+    When the client calls "products.list" with:
+      """
+      {"categoryId": "3", "available": true, "limit": 3, "offset": 5}
+      """
+    Then [needs REQ-LUJ-07] the result "products" has 2 items
+    And [for REQ-LUJ-08] the result "totalCount" is 7
+    When the client calls "products.list" with:
+      """
+      {"categoryId": "3", "limit": 20}
+      """
+    Then [needs REQ-LUJ-07] the result "products" has 10 items
+    And [for REQ-LUJ-08] the result "totalCount" is 10
 
   # The contract does not say whether a category takes in its subcategories (ours: child_of),
   # which products are in the catalogue (ours: sale_ok) nor what productId holds (decision 28).
@@ -112,13 +142,16 @@ Feature: The storefront contracts
       """
       {"deliveryId": "WH/OUT/00021"}
       """
-    Then the call succeeds
-    And the result contains:
+    Then [needs REQ-LUJ-09] the call succeeds
+    And [for REQ-LUJ-10] the result contains:
       """
       {"deliveryId": "WH/OUT/00021", "orderId": "S00038", "trackingEvents": "<list>"}
       """
+    And [for REQ-LUJ-11] the result "status" is one of "pending, in_transit, delivered, failed"
     And [decision 28] the result "status" is "delivered"
-    And the result "actualDelivery" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+    And [for REQ-LUJ-10] the result "actualDelivery" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+    # a delivered picking has a history in Odoo (scheduled, then done): it has events
+    And [for REQ-LUJ-12] the result "trackingEvents[*].timestamp" matches the pattern "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"
     And [decision 28] the result "trackingEvents[*].status" is ["pending", "delivered"]
     And [reference] Odoo received 1 call
 

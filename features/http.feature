@@ -11,7 +11,9 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
   Scenario: initialize opens a session and answers the server's capabilities
     When the client initializes a session with protocol version "2025-06-18"
     Then the HTTP status is 200
-    And the answer has the header "Mcp-Session-Id"
+    And [for REQ-HTTP-02] the answer has the header "Mcp-Session-Id"
+    # "a stateful JSON-RPC 2.0 server"
+    And [for REQ-HTTP-01] the JSON-RPC answer "jsonrpc" is "2.0"
     And the JSON-RPC answer "result.protocolVersion" is "2025-06-18"
     And the JSON-RPC answer "result.capabilities.tools" is {}
 
@@ -19,14 +21,14 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
   Scenario: a session lives from initialize to DELETE, and is unknown afterwards
     When the client initializes a session with protocol version "2025-06-18"
     And the client sends "notifications/initialized" on its session
-    Then the HTTP status is 202
-    And the answer has no body
+    Then [for REQ-HTTP-06] the HTTP status is 202
+    And [for REQ-HTTP-06] the answer has no body
     When the client sends "tools/list" on its session
     Then the HTTP status is 200
     When the client ends its session
     Then [reference] the HTTP status is 200
     When the client sends "tools/list" on its session
-    Then the HTTP status is 404
+    Then [for REQ-HTTP-03] the HTTP status is 404
 
   @REQ-HTTP-04 @REQ-HTTP-08
   Scenario: without an initialized session only initialize and ping are accepted
@@ -37,8 +39,8 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     And Odoo received no data call
     # the guide's state machine: "not_initialized: Methods: initialize, ping"
     When the client sends "ping" without a session id
-    Then the HTTP status is 200
-    And the JSON-RPC answer "result" is {}
+    Then [for REQ-HTTP-04] the HTTP status is 200
+    And [for REQ-HTTP-04] the JSON-RPC answer "result" is {}
 
   @REQ-HTTP-05
   Scenario: discovery requests are answered while the session is initializing
@@ -51,13 +53,15 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     When the client sends "ping" on its session
     Then the HTTP status is 200
 
-  @REQ-HTTP-07 @REQ-HTTP-09
+  # "JSON-RPC 2.0 compliant error responses" from "a stateful JSON-RPC 2.0 server"
+  @REQ-HTTP-01 @REQ-HTTP-07 @REQ-HTTP-09
   Scenario: JSON-RPC errors travel with HTTP 200 and cost no Odoo call
     When the client initializes a session with protocol version "2025-06-18"
     And the client sends "notifications/initialized" on its session
     And the client sends "no/such_method" on its session
-    Then the HTTP status is 200
+    Then [for REQ-HTTP-07] the HTTP status is 200
     And the JSON-RPC answer is an error with code -32601
+    And [for REQ-HTTP-01] the JSON-RPC answer "jsonrpc" is "2.0"
     And Odoo received no data call
 
   # "Early method validation prevents unnecessary session lookups": an unknown method is
@@ -94,6 +98,15 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
       | version    |
       | 2025-11-25 |
       | 2025-03-26 |
+
+  # "Auto-negotiation": a version the server does not know is answered with one it supports
+  # (as MCP's lifecycle says), never refused
+  @REQ-HTTP-10
+  Scenario: an unknown protocol version is negotiated, not refused
+    When the client initializes a session with protocol version "2099-01-01"
+    Then the HTTP status is 200
+    And the JSON-RPC answer "result.protocolVersion" is "<str>"
+    And the answer has the header "Mcp-Session-Id"
 
   @REQ-HTTP-11
   Scenario: a stateless server answers without sessions
@@ -152,7 +165,7 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     Then [decision 33] the HTTP status is 200
     And [decision 33] the JSON answer "endpoint" is "https://mcp.example.com/mcp"
     When the client initializes a session through the host "mcp.example.com"
-    Then the HTTP status is 200
+    Then [for REQ-HTTP-12] the HTTP status is 200
     When the client initializes a session through the host "evil.example.net"
     Then [decision 33] the request is refused with a 4xx status
 
@@ -207,7 +220,7 @@ Feature: Streamable HTTP sessions and per-caller Bearer API keys
     Then the tool result "count" is 17
     When the client initializes a session as "admin"
     And the client counts "sale.order" records on its session as "admin"
-    Then the tool result "count" is 39
+    Then [for REQ-HTTP-16] the tool result "count" is 39
 
   # SPEC-11 puts the limits on each MCP session (per client): one HTTP server, two sessions
   @REQ-11-20 @REQ-HTTP-16 @needs_rate_limit @fresh_server

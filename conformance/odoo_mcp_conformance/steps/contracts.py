@@ -16,15 +16,17 @@ import pytest
 from pytest_bdd import given, parsers
 
 from odoo_mcp_conformance.checks import check
+from odoo_mcp_conformance.jsonpath import MISSING, lookup
 from odoo_mcp_conformance.steps.common import _tool, result_data
 from odoo_mcp_conformance.world import World
 
-#: a field: (type, required); a type is "string", "number", a tuple of allowed strings
+#: a field: (type, required); a type is "string", "number", "integer" (a whole number: the
+#: seed's Java ``Integer``; 2.0 is one, 2.5 is not), a tuple of allowed strings
 #: (a TypeScript union of literals), or a one-item list [interface] for an array of it
 Interface = dict[str, tuple[Any, bool]]
 ORDER_LINE: Final[Interface] = {
     "productId": ("string", True), "productName": ("string", True),
-    "quantity": ("number", True), "price": ("number", True),
+    "quantity": ("integer", True), "price": ("number", True),
 }  # fmt: skip
 CUSTOMER: Final[Interface] = {
     "customerId": ("string", True), "name": ("string", True), "email": ("string", True),
@@ -79,9 +81,11 @@ def interface_errors(value: Any, interface: Interface, where: str = "") -> list[
         elif isinstance(kind, tuple):
             if item not in kind:
                 errors.append(f"{path} is {item!r}, not one of {', '.join(kind)}")
-        elif kind == "number":
+        elif kind in ("number", "integer"):
             if isinstance(item, bool) or not isinstance(item, int | float):
                 errors.append(f"{path} is not a number: {item!r}"[:200])
+            elif kind == "integer" and not float(item).is_integer():
+                errors.append(f"{path} is not an Integer: {item!r}"[:200])
         elif not isinstance(item, str):
             errors.append(f"{path} is not a string: {item!r}"[:200])
     return errors
@@ -115,6 +119,42 @@ def _fits_seed(world: World, operation: str) -> None:
         pytest.fail(f"feature file bug: the seed has no operation {operation!r}")
     errors = interface_errors(result_data(world), interface)
     assert not errors, f"the {operation} answer breaks the seed's interface: {'; '.join(errors)}"
+
+
+def _values_of(world: World, key: str, path: str) -> list[Any]:
+    items = lookup(result_data(world), path)
+    assert isinstance(items, list) and items, f"{path} is not a non-empty list: {items!r}"[:300]
+    values = [item.get(key, MISSING) if isinstance(item, dict) else MISSING for item in items]
+    assert MISSING not in values, f"an item of {path} has no {key!r}"
+    return values
+
+
+@check(parsers.parse('every "{key}" of "{path}" is a whole number'))
+def _whole(world: World, key: str, path: str) -> None:
+    """REQ-LUJ-03: the seed's Java ``Integer`` (2 or 2.0, never 2.5)."""
+    values = _values_of(world, key, path)
+    wrong = [
+        v
+        for v in values
+        if isinstance(v, bool) or not isinstance(v, int | float) or not float(v).is_integer()
+    ]
+    assert not wrong, f"{key} of {path} is not an Integer: {wrong[:3]}"
+
+
+@check(parsers.parse('every "{key}" of "{path}" is above {floor:d}'))
+def _above(world: World, key: str, path: str, floor: int) -> None:
+    """REQ-LUJ-07: e.g. ``available`` lists only products in stock."""
+    values = _values_of(world, key, path)
+    wrong = [v for v in values if not isinstance(v, int | float) or v <= floor]
+    assert not wrong, f"{key} of {path} is not above {floor}: {wrong[:3]}"
+
+
+@check(parsers.parse('the result "{path}" is one of "{choices}"'))
+def _one_of(world: World, path: str, choices: str) -> None:
+    """REQ-LUJ-04/11: a value of the seed's union of literals."""
+    allowed = [choice.strip() for choice in choices.split(",")]
+    actual = lookup(result_data(world), path)
+    assert actual in allowed, f"{path} is {actual!r}, not one of {', '.join(allowed)}"
 
 
 @check(parsers.parse('the tool "{name}" shows a semantic contract version'))
