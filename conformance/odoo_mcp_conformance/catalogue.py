@@ -41,6 +41,9 @@ class Requirement(BaseModel):
     #: a seed requirement no mutant can violate on the wire says why here (issue 27: every
     #: other one has a mutant in conformance/mutants/ that the kit must kill)
     unobservable: str = ""
+    #: a row of a seed document whose content the seed does not hold (where it comes from):
+    #: no mutant is required, and the trace never calls it unproven
+    not_in_seed: str = ""
 
     @model_validator(mode="after")
     def _excluded_needs_reason(self) -> Requirement:

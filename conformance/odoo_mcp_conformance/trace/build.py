@@ -224,7 +224,9 @@ def build_trace(
         tests = tests_by.get(req_id, [])
         status = _with_unit_tests(status, tests)
         proof = mutation.proof(req_id, bool(row and row.unobservable))
-        in_seed = catalogue.document_of.get(req_id) in seeds
+        if row is not None and row.not_in_seed and proof in ("none", "not_run"):
+            proof = "not_in_seed"
+        in_seed = catalogue.document_of.get(req_id) in seeds and not (row and row.not_in_seed)
         if in_seed and status == "passing" and proof in ("none", "survived"):
             status = "unproven"  # its checks pass, but no mutant shows they can fail
         rows.append(
@@ -268,6 +270,7 @@ def _scores(
     """Mutants killed per document (a mutant counts under the document of its first
     requirement), and the seed requirements proven of the observable ones."""
     docs = sorted({document_of.get(m.kills[0], "?") for m in mutation.mutants.values()} | seeds)
+    exempt = {r.id for r in rows if r.proof == "not_in_seed"}
     scores: dict[str, MutationScore] = {}
     for doc in [*docs, "overall"]:
         runs = [
@@ -281,6 +284,7 @@ def _scores(
             if r.testable
             and r.proof != "unobservable"
             and r.document in seeds
+            and r.id not in exempt
             and (doc == "overall" or r.document == doc)
         ]
         scores[doc] = MutationScore(

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 __all__ = ["MutationResults", "Proof", "read_mutation_results"]
 
-Proof = Literal["killed", "survived", "none", "unobservable", "not_run"]
+Proof = Literal["killed", "survived", "none", "unobservable", "not_in_seed", "not_run"]
 
 
 class MutantRun(BaseModel):
