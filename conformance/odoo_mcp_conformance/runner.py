@@ -61,6 +61,9 @@ def run_kit(
         str(_SUITE / "test_features.py"),
         "-c", str(_SUITE / "pytest.ini"),
         "--rootdir", str(_SUITE),
+        # the kit's sessions load their own plugins only: whatever else is installed
+        # (hypothesis, randomly, xdist, cov...) would cost imports or reorder scenarios
+        "-p", "pytest_bdd.plugin",
         "-p", "odoo_mcp_conformance.plugin",
         "--kit-target", str(target_path),
         "--kit-odoo-version", odoo_version,
@@ -125,17 +128,22 @@ def _read_results(
     return results
 
 
+#: the kit's pytest sessions load no plugin by entry point (the args name the two they need)
+_KIT_ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+
+
 def _run_here(args: list[str], raw: Path, features: str) -> list[ScenarioResult]:
     """One pytest session in this process."""
-    previous = os.environ.get("ODOO_MCP_KIT_FEATURES")
-    os.environ["ODOO_MCP_KIT_FEATURES"] = features
+    previous = {name: os.environ.get(name) for name in _KIT_ENV}
+    os.environ.update(_KIT_ENV, ODOO_MCP_KIT_FEATURES=features)
     try:
         code = pytest.main([*args, "--kit-results", str(raw)])
     finally:
-        if previous is None:
-            os.environ.pop("ODOO_MCP_KIT_FEATURES", None)
-        else:
-            os.environ["ODOO_MCP_KIT_FEATURES"] = previous
+        for name, value in {**previous, "ODOO_MCP_KIT_FEATURES": None}.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     return _read_results(raw, code)
 
 
@@ -150,7 +158,7 @@ def _run_shards(
     """``workers`` pytest processes side by side, each running its share of the scenarios
     (whole server configurations, so no server is started twice); their results merged.
     Their progress events are read as they come, so each feature gets one line."""
-    env = {**os.environ, "ODOO_MCP_KIT_FEATURES": features}
+    env = {**os.environ, **_KIT_ENV, "ODOO_MCP_KIT_FEATURES": features}
     claims = raw.with_name("claims")  # claims.py: the configurations each shard took
     shutil.rmtree(claims, ignore_errors=True)
     shards = []

@@ -1,0 +1,58 @@
+"""Several kit runs in one process, on one fake Odoo: the CI form of the mutation proof.
+
+A kit run's fixed cost (an interpreter, pytest, the kit's plugin and step modules, the MCP SDK,
+a fake Odoo with its demo data) was two thirds of a mutant's scoped run. ``run_kits`` hands
+each worker process a list of runs; the worker pays that cost once and runs them one after the
+other, each with ``--fake-url`` on the fake it serves, reset to fresh demo data (every module
+installed, no fault) before each run. The verdicts are the same as separate runs: every kit
+scenario starts from freshly reset data anyway, and ``tests/conformance/test_broken_servers.py``
+judges the same servers either way.
+
+Usage: ``python kit_batch.py JOBS.json`` (a list of ``{"target", "report_dir", "extra"}``);
+each run's terminal output and exit code land in its report directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+from pathlib import Path
+
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.server import BackgroundServer
+from odoo_mcp_conformance.cli import main as kit
+from odoo_mcp_conformance.control import FakeOdooControl
+
+OUTPUT, EXIT = "kit-output.txt", "kit-exit"
+
+
+def run_batch(jobs: list[dict[str, object]]) -> None:
+    with BackgroundServer(FakeOdoo("19.0")) as server:
+        control = FakeOdooControl(server.url)
+        for job in jobs:
+            control.clear_faults()
+            control.modules_removed = True  # a reset that installs every module again
+            control.reset(version="19.0")
+            report_dir = Path(str(job["report_dir"]))
+            extra = [str(arg) for arg in job["extra"]]  # type: ignore[attr-defined]
+            argv = ["run", "--target", str(job["target"]), "--report-dir", str(report_dir)]
+            # the suite module binds the feature files when imported: a cached one would
+            # serve the previous run's scenarios
+            for module in [m for m in sys.modules if m.endswith("test_features")]:
+                del sys.modules[module]
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                try:
+                    code = kit([*argv, "-q", "--fake-url", server.url, *extra])
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else 1
+            report_dir.mkdir(parents=True, exist_ok=True)
+            (report_dir / OUTPUT).write_text(out.getvalue())
+            (report_dir / EXIT).write_text(str(code))
+        control.close()
+
+
+if __name__ == "__main__":
+    run_batch(json.loads(Path(sys.argv[1]).read_text()))
