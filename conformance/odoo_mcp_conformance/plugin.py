@@ -8,7 +8,9 @@ result per scenario for the report.
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -299,10 +301,29 @@ def server_pool(
     preload = kit_target.target.preload
     if preload and not pytestconfig.getoption("--kit-no-preload") and forkserver_supported():
         log = kit_log_dir / "forkserver.stderr.log"
-        forkserver = Forkserver(sys.executable, preload, inherited_env(), log)
-    pool = ServerPool(kit_log_dir, forkserver=forkserver)
+        forkserver = _shared_forkserver(tuple(preload), log)
+    shared = forkserver is not None and forkserver in _FORKSERVERS.values()
+    pool = ServerPool(kit_log_dir, forkserver=None if shared else forkserver)
+    pool.forkserver = forkserver  # launches use it; a shared one outlives the pool
     yield pool
+    if shared:
+        pool.forkserver = None
     pool.close()
+
+
+#: ``ODOO_MCP_KIT_SHARE_FORKSERVER=1``: several kit sessions in one process (the kit's own
+#: tests run scoped sessions by the hundred) keep one fork server per preload list, whose
+#: imports (1.4 s of CPU for the reference) are then paid once; closed at exit
+_FORKSERVERS: dict[tuple[str, ...], Forkserver] = {}
+
+
+def _shared_forkserver(preload: tuple[str, ...], log: Path) -> Forkserver:
+    if os.environ.get("ODOO_MCP_KIT_SHARE_FORKSERVER") != "1":
+        return Forkserver(sys.executable, preload, inherited_env(), log)
+    if preload not in _FORKSERVERS:
+        _FORKSERVERS[preload] = Forkserver(sys.executable, preload, inherited_env(), log)
+        atexit.register(_FORKSERVERS[preload].close)
+    return _FORKSERVERS[preload]
 
 
 @pytest.fixture

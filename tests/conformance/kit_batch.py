@@ -1,12 +1,12 @@
 """Several kit runs in one process, on one fake Odoo: the CI form of the mutation proof.
 
 A kit run's fixed cost (an interpreter, pytest, the kit's plugin and step modules, the MCP SDK,
-a fake Odoo with its demo data) was two thirds of a mutant's scoped run. ``run_kits`` hands
-each worker process a list of runs; the worker pays that cost once and runs them one after the
-other, each with ``--fake-url`` on the fake it serves, reset to fresh demo data (every module
-installed, no fault) before each run. The verdicts are the same as separate runs: every kit
-scenario starts from freshly reset data anyway, and ``tests/conformance/test_broken_servers.py``
-judges the same servers either way.
+a fake Odoo with its demo data, a fork server's preloaded imports) was two thirds of a
+mutant's scoped run. ``run_kits`` hands each worker process a list of runs; the worker pays
+that cost once and runs them one after the other, each with ``--fake-url`` on the fake it
+serves, reset to fresh demo data (every module installed, no fault) before each run, and one
+fork server serves every run's launches. The verdicts are the same as separate runs: every
+kit scenario starts from freshly reset data anyway.
 
 Usage: ``python kit_batch.py JOBS.json`` (a list of ``{"target", "report_dir", "extra"}``);
 each run's terminal output and exit code land in its report directory.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -29,6 +30,8 @@ OUTPUT, EXIT = "kit-output.txt", "kit-exit"
 
 
 def run_batch(jobs: list[dict[str, object]]) -> None:
+    # one fork server per process too: its preloaded imports are paid once (plugin.py)
+    os.environ["ODOO_MCP_KIT_SHARE_FORKSERVER"] = "1"
     with BackgroundServer(FakeOdoo("19.0")) as server:
         control = FakeOdooControl(server.url)
         for job in jobs:
