@@ -25,7 +25,8 @@ def full_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
                 (example := tmp_path_factory.mktemp("kit-example")) / "report",
                 ("--features", str(feature_subset(example / "features", EXAMPLE_FEATURES))),
             ),
-        }
+        },
+        separately=True,  # as a user runs it: its own fake, its scenarios over worker shards
     )
 
 

@@ -91,11 +91,22 @@ def variant_jobs(
     return jobs
 
 
-def run_kits(jobs: Mapping[str, Job], workers: int = 2) -> dict[str, KitRun]:
+def run_kits(
+    jobs: Mapping[str, Job], workers: int = 3, *, separately: bool = False
+) -> dict[str, KitRun]:
     """Several kit runs, split over ``workers`` processes that each run their share one
     after the other on one fake Odoo (kit_batch.py: the imports and the fake's start are paid
     once per process, not per run). Each is one process ping-ponging with its server and the
-    fake; the longest should come first, and the shares alternate so each gets some."""
+    fake; the longest should come first, and the shares alternate so each gets some.
+    ``separately``: each run is its own ``odoo-mcp-conformance run`` process serving its own
+    fake, as a user runs it (a batch's runs use the worker's fake, so ``--workers`` is 1)."""
+    if separately:
+        with ThreadPoolExecutor(workers) as pool:
+            futures = {
+                name: pool.submit(run_kit, target, report_dir, *extra)
+                for name, (target, report_dir, extra) in jobs.items()
+            }
+            return {name: future.result() for name, future in futures.items()}
     names = list(jobs)
     shares = [names[index::workers] for index in range(workers)]
     with ThreadPoolExecutor(workers) as pool:

@@ -242,7 +242,8 @@ def test_preloading_gives_the_verdicts_of_new_interpreters(tmp_path: Path) -> No
         {
             name: (REFERENCE, tmp_path / name, ("--features", str(features), *extra))
             for name, extra in (("preloaded", ()), ("new", ("--no-preload",)))
-        }
+        },
+        separately=True,  # as a user runs it: a fork server of its own
     )
     preloaded, new = runs["preloaded"], runs["new"]
     assert preloaded.returncode == new.returncode == 0, preloaded.output[-2000:]

@@ -25,7 +25,8 @@ def test_two_workers_give_the_verdicts_of_one(tmp_path: Path) -> None:
         {
             name: (REFERENCE, tmp_path / name, ("--features", str(features), "--workers", count))
             for name, count in (("one", "1"), ("two", "2"))
-        }
+        },
+        separately=True,  # each serves its own fake: two workers are two shard processes
     )
     one, two = runs["one"], runs["two"]
     assert one.returncode == 0, one.output[-2000:]
