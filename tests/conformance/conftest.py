@@ -3,8 +3,10 @@ that judge them (run side by side: each keeps about one core busy)."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
-from kit_runs import ROOT, KitRun, feature_subset, run_kits
+from kit_runs import ROOT, Job, KitRun, feature_subset, run_kits
 
 TARGETS = ROOT / "conformance" / "targets"
 #: where the example target's other names and value forms matter: its mode values, its JSON
@@ -38,3 +40,25 @@ def reference_run(full_runs: dict[str, KitRun]) -> KitRun:
 @pytest.fixture(scope="session")
 def example_run(full_runs: dict[str, KitRun]) -> KitRun:
     return full_runs["example-other"]
+
+
+#: the modules whose kit runs prove the kit both ways, each with ``proof_jobs(session,
+#: tmp_path_factory)``: its selected runs, named ``<prefix>:<name>``
+PROOF_MODULES = ("test_conformant_servers", "test_broken_servers", "test_mutants")
+
+
+@pytest.fixture(scope="session")
+def proof_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, KitRun]:
+    """Every conformant variant, broken server and mutant the session selected, in one pool
+    of worker processes, the longest first (all_choices, then the variants' whole features,
+    then the scoped runs): three pools one after the other each waited for their slowest
+    worker, two thirds of a CI minute."""
+    import importlib
+
+    jobs: dict[str, Job] = {}
+    for name in PROOF_MODULES:
+        module = sys.modules.get(name) or importlib.import_module(name)
+        jobs.update(module.proof_jobs(request.session, tmp_path_factory))
+    return run_kits(jobs)

@@ -107,11 +107,24 @@ def run_kits(
                 for name, (target, report_dir, extra) in jobs.items()
             }
             return {name: future.result() for name, future in futures.items()}
-    names = list(jobs)
-    shares = [names[index::workers] for index in range(workers)]
+    shares: list[list[str]] = [[] for _ in range(workers)]
+    loads = [0.0] * workers
+    for name in sorted(jobs, key=lambda n: -_cost(jobs[n])):  # longest first, to the least loaded
+        least = loads.index(min(loads))
+        shares[least].append(name)
+        loads[least] += _cost(jobs[name])
     with ThreadPoolExecutor(workers) as pool:
         done = list(pool.map(lambda share: _run_batch(share, jobs), [s for s in shares if s]))
     return {name: run for batch in done for name, run in batch.items()}
+
+
+def _cost(job: Job) -> float:
+    """A run's rough cost: its feature files, four times more when it runs them whole (a
+    ``-k`` scoped run picks a few scenarios)."""
+    extra = list(job[2])
+    directory = Path(extra[extra.index("--features") + 1]) if "--features" in extra else None
+    files = len(list(directory.glob("*.feature"))) if directory else 22
+    return files * (1 if "-k" in extra else 4)
 
 
 def _run_batch(names: Sequence[str], jobs: Mapping[str, Job]) -> dict[str, KitRun]:

@@ -13,15 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from kit_runs import (
-    MUTATION_RESULTS,
-    ROOT,
-    Job,
-    KitRun,
-    feature_subset,
-    run_kits,
-    variant_jobs,
-)
+from kit_runs import MUTATION_RESULTS, ROOT, Job, KitRun, feature_subset, variant_jobs
 
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
@@ -54,17 +46,14 @@ def test_every_variant_has_expectations() -> None:
 ALL = "all_choices"
 
 
-@pytest.fixture(scope="module")
-def conformant_runs(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, KitRun]:
-    """The kit run of every variant this session selected (``-k name`` runs one) on its
-    features, and all_choices, when selected, on every feature where one of the choices shows
-    (the union of theirs), three at a time (all_choices, the longest, first)."""
+def proof_jobs(session: pytest.Session, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Job]:
+    """The kit runs of the variants this session selected (``-k name`` runs one) on their
+    features, and all_choices, when selected, on every feature where one of the choices
+    shows (the union of theirs), for the shared pool (all_choices, the longest, first)."""
     tests = [
         item
-        for item in request.session.items
-        if isinstance(item, pytest.Function) and item.module is request.module
+        for item in session.items
+        if isinstance(item, pytest.Function) and item.module.__name__ == __name__
     ]
     selected = {
         item.callspec.params["name"]
@@ -82,11 +71,19 @@ def conformant_runs(
         features = feature_subset(base / "features", shown)
         jobs[ALL] = (CONFORMANT / f"{ALL}.toml", base / "report", ("--features", str(features)))
     chosen = {name: VARIANTS[name] for name in sorted(selected)}
-    runs = run_kits({**jobs, **variant_jobs(CONFORMANT, chosen, tmp_path_factory)})
+    jobs.update(variant_jobs(CONFORMANT, chosen, tmp_path_factory))
+    return {f"variant:{name}": job for name, job in jobs.items()}
+
+
+@pytest.fixture(scope="module")
+def conformant_runs(proof_runs: dict[str, KitRun]) -> dict[str, KitRun]:
+    runs = {k.split(":", 1)[1]: run for k, run in proof_runs.items() if k.startswith("variant:")}
     if MUTATION_RESULTS:  # the trace shows each variant on the requirements its choice shows
         write_mutation_results(
             Path(MUTATION_RESULTS) / "conformant-variants.json",
-            variants={n: (VARIANTS[n]["notes_on"], runs[n].failing()) for n in chosen},
+            variants={
+                n: (VARIANTS[n]["notes_on"], r.failing()) for n, r in runs.items() if n != ALL
+            },
         )
     return runs
 

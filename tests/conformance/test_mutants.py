@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from kit_runs import MUTATION_RESULTS, ROOT, KitRun, mutant_jobs, run_kits
+from kit_runs import MUTATION_RESULTS, ROOT, Job, KitRun, mutant_jobs
 
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.trace.mutation import write_mutation_results
@@ -60,19 +60,23 @@ def test_every_observable_seed_requirement_has_a_mutant() -> None:
             assert req not in killed, f"{req} says it is unobservable yet a mutant kills it"
 
 
-@pytest.fixture(scope="module")
-def mutant_runs(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, KitRun]:
-    """The kit on every mutant this session selected (``-k name`` runs one), three at once."""
+def proof_jobs(session: pytest.Session, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Job]:
+    """The kit runs of the mutants this session selected (``-k name`` runs one), for the
+    session's shared pool (conftest.py ``proof_runs``)."""
     selected = {
         item.callspec.params["name"]
-        for item in request.session.items
+        for item in session.items
         if isinstance(item, pytest.Function)
         and hasattr(item, "callspec")
         and item.originalname == "test_kit_kills_the_mutant_on_exactly_its_requirements"
     }
-    runs = run_kits(mutant_jobs({n: MUTANTS[n] for n in selected}, tmp_path_factory))
+    jobs = mutant_jobs({n: MUTANTS[n] for n in sorted(selected)}, tmp_path_factory)
+    return {f"mutant:{name}": job for name, job in jobs.items()}
+
+
+@pytest.fixture(scope="module")
+def mutant_runs(proof_runs: dict[str, KitRun]) -> dict[str, KitRun]:
+    runs = {k.split(":", 1)[1]: run for k, run in proof_runs.items() if k.startswith("mutant:")}
     if MUTATION_RESULTS:  # a directory: the trace reads every file in it
         write_mutation_results(
             Path(MUTATION_RESULTS) / "mutants.json",
