@@ -46,6 +46,13 @@ def wrap_tool(name: str, post: Callable[[dict[str, Any]], dict[str, Any]]) -> No
     object.__setattr__(spec, "handler", broken)
 
 
+def as_odoo_pair(value: Any) -> Any:
+    """A normalized many2one ``{"id", "name"}`` back as Odoo's raw ``[id, name]`` pair."""
+    if isinstance(value, dict) and set(value) == {"id", "name"}:
+        return [value["id"], value["name"]]
+    return value
+
+
 def serve() -> None:
     from odoo_mcp.cli import main
 

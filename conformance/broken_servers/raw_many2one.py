@@ -2,16 +2,11 @@
 
 from typing import Any
 
-from _sabotage import serve, wrap_tool
+from _sabotage import as_odoo_pair, serve, wrap_tool
 
 
 def _raw(record: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: [value["id"], value["name"]]
-        if isinstance(value, dict) and set(value) == {"id", "name"}
-        else value
-        for key, value in record.items()
-    }
+    return {key: as_odoo_pair(value) for key, value in record.items()}
 
 
 def _records(data: dict[str, Any]) -> dict[str, Any]:

@@ -6,17 +6,12 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from _sabotage import patch_everywhere, wrap_tool
+from _sabotage import as_odoo_pair, patch_everywhere, wrap_tool
 from registry import mutant
 
 
 def _pairs(record: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: [value["id"], value["name"]]
-        if isinstance(value, dict) and set(value) == {"id", "name"}
-        else value
-        for key, value in record.items()
-    }
+    return {key: as_odoo_pair(value) for key, value in record.items()}
 
 
 @mutant(
@@ -291,20 +286,9 @@ def unlink_message_says_nothing() -> None:
 )
 def fields_get_ignores_attributes() -> None:
     """odoo_core_fields_get describes the default attributes whatever the call asked for."""
-    _with_params(
-        "odoo_core_fields_get",
-        lambda params: {
-            "attributes": [
-                "string",
-                "type",
-                "required",
-                "readonly",
-                "help",
-                "selection",
-                "relation",
-            ]
-        },
-    )
+    from odoo_mcp.tools.core_meta import DEFAULT_ATTRIBUTES
+
+    _with_params("odoo_core_fields_get", lambda params: {"attributes": list(DEFAULT_ATTRIBUTES)})
 
 
 @mutant(

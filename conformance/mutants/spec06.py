@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from _sabotage import as_odoo_pair
 from registry import mutant
 
 Data = dict[str, Any]
@@ -226,12 +227,7 @@ def record_template_misnamed() -> None:
 def record_many2one_as_pair() -> None:
     """odoo://record/{model}/{id} gives many2one values as Odoo's [id, name] pairs."""
 
-    def pair(value: Any) -> Any:
-        if isinstance(value, dict) and set(value) == {"id", "name"}:
-            return [value["id"], value["name"]]
-        return value
-
-    _post_resource(_is_record, _record_values(pair))
+    _post_resource(_is_record, _record_values(as_odoo_pair))
 
 
 @mutant(

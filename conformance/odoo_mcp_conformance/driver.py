@@ -256,11 +256,20 @@ def _spawn_http(
 class ServerPool:
     """Servers under test, keyed by their launch; a few are kept alive between scenarios."""
 
-    def __init__(self, log_dir: Path, keep: int = 8, forkserver: Forkserver | None = None) -> None:
+    def __init__(
+        self,
+        log_dir: Path,
+        keep: int = 8,
+        forkserver: Forkserver | None = None,
+        *,
+        owns_forkserver: bool = True,
+    ) -> None:
         self.log_dir = log_dir
         self.keep = keep
         #: launches a Python target's commands pre-imported (the target's ``preload``)
         self.forkserver = forkserver
+        #: False for a fork server shared by several kit sessions of one process (plugin.py)
+        self.owns_forkserver = owns_forkserver
         self._stack = contextlib.ExitStack()
         self.portal = self._stack.enter_context(start_blocking_portal())
         self._live: OrderedDict[Launch, tuple[McpDriver, contextlib.ExitStack]] = OrderedDict()
@@ -281,7 +290,7 @@ class ServerPool:
                 list(closing.map(_close_quietly, stacks))
         self._live.clear()
         self._stack.close()
-        if self.forkserver is not None:
+        if self.forkserver is not None and self.owns_forkserver:
             self.forkserver.close()
 
     def _start(self, launch: Launch, *, mode: ConnectMode) -> tuple[McpDriver, ExitStack]:

@@ -303,11 +303,8 @@ def server_pool(
         log = kit_log_dir / "forkserver.stderr.log"
         forkserver = _shared_forkserver(tuple(preload), log)
     shared = forkserver is not None and forkserver in _FORKSERVERS.values()
-    pool = ServerPool(kit_log_dir, forkserver=None if shared else forkserver)
-    pool.forkserver = forkserver  # launches use it; a shared one outlives the pool
+    pool = ServerPool(kit_log_dir, forkserver=forkserver, owns_forkserver=not shared)
     yield pool
-    if shared:
-        pool.forkserver = None
     pool.close()
 
 

@@ -181,14 +181,20 @@ def errors_page() -> str:
 REPO_URL = "https://github.com/odoo-mcp/odoo-mcp"
 
 
+def _inputs() -> tuple[list[Path], list[Path], list[Path]]:
+    """The kit reports, unit-test results and mutation results present for this build."""
+    results = [path for path in (REPORT, HTTP_REPORT) if path.exists()]
+    units = [UNIT_RESULTS] if UNIT_RESULTS.exists() else []
+    mutation = [MUTATION] if MUTATION.is_dir() and any(MUTATION.glob("*.json")) else []
+    return results, units, mutation
+
+
 @functools.cache
 def _trace() -> Trace:
     """The trace the matrix and the home page show (built once per site build)."""
     from odoo_mcp_conformance.trace.build import build_trace
 
-    results = [path for path in (REPORT, HTTP_REPORT) if path.exists()]
-    units = [UNIT_RESULTS] if UNIT_RESULTS.exists() else []
-    mutation = [MUTATION] if MUTATION.is_dir() and any(MUTATION.glob("*.json")) else []
+    results, units, mutation = _inputs()
     return build_trace(results=results, unit_results=units, mutation_results=mutation)
 
 
@@ -216,8 +222,7 @@ def on_page_markdown(markdown: str, page: Any, config: MkDocsConfig, files: File
 def matrix_page(repo_url: str = REPO_URL) -> str:
     from odoo_mcp_conformance.trace.matrix import mutation_table, render_matrix
 
-    results = [path for path in (REPORT, HTTP_REPORT) if path.exists()]
-    units = [UNIT_RESULTS] if UNIT_RESULTS.exists() else []
+    results, units, _ = _inputs()
     trace = _trace()
     shown = ", ".join(
         f"`{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}`" for path in results

@@ -162,6 +162,23 @@ def _run_batch(names: Sequence[str], jobs: Mapping[str, Job]) -> dict[str, KitRu
     return runs
 
 
+def selected_names(session: Any, test: str) -> list[str]:
+    """The ``name`` parameters of the ``test`` items this session runs (``-k name`` runs
+    one): the kit runs a proof module hands the shared pool (conftest.py ``proof_runs``)."""
+    return sorted(
+        {
+            item.callspec.params["name"]
+            for item in session.items
+            if getattr(item, "originalname", "") == test and hasattr(item, "callspec")
+        }
+    )
+
+
+def runs_named(runs: Mapping[str, KitRun], prefix: str) -> dict[str, KitRun]:
+    """The pool's runs ``<prefix>:<name>`` of one proof module, by name."""
+    return {key.split(":", 1)[1]: run for key, run in runs.items() if key.startswith(prefix + ":")}
+
+
 def tagging(requirements: Sequence[str]) -> list[str]:
     """The feature files that tag any of ``requirements`` (on a scenario or the feature)."""
     pattern = re.compile("|".join(rf"@{re.escape(req)}(?![\w-])" for req in requirements))

@@ -13,7 +13,15 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from kit_runs import MUTATION_RESULTS, ROOT, Job, KitRun, variant_jobs
+from kit_runs import (
+    MUTATION_RESULTS,
+    ROOT,
+    Job,
+    KitRun,
+    runs_named,
+    selected_names,
+    variant_jobs,
+)
 
 from odoo_mcp_conformance.trace.mutation import write_mutation_results
 
@@ -36,21 +44,15 @@ def test_every_variant_has_expectations() -> None:
 
 def proof_jobs(session: pytest.Session, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Job]:
     """The kit runs of the broken servers this session selected, for the shared pool."""
-    selected = {
-        item.callspec.params["name"]
-        for item in session.items
-        if isinstance(item, pytest.Function)
-        and hasattr(item, "callspec")
-        and item.originalname == "test_kit_fails_the_variant_on_exactly_its_requirements"
-    }
-    chosen = {name: VARIANTS[name] for name in sorted(selected)}
+    selected = selected_names(session, "test_kit_fails_the_variant_on_exactly_its_requirements")
+    chosen = {name: VARIANTS[name] for name in selected}
     jobs = variant_jobs(BROKEN, chosen, tmp_path_factory, "--profile", "spec")
     return {f"broken:{name}": job for name, job in jobs.items()}
 
 
 @pytest.fixture(scope="module")
 def broken_runs(proof_runs: dict[str, KitRun]) -> dict[str, KitRun]:
-    runs = {k.split(":", 1)[1]: run for k, run in proof_runs.items() if k.startswith("broken:")}
+    runs = runs_named(proof_runs, "broken")
     if MUTATION_RESULTS:  # the hand-made broken servers are mutants too
         write_mutation_results(
             Path(MUTATION_RESULTS) / "broken-servers.json",

@@ -13,7 +13,16 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from kit_runs import MUTATION_RESULTS, ROOT, Job, KitRun, feature_subset, variant_jobs
+from kit_runs import (
+    MUTATION_RESULTS,
+    ROOT,
+    Job,
+    KitRun,
+    feature_subset,
+    runs_named,
+    selected_names,
+    variant_jobs,
+)
 
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
@@ -50,34 +59,24 @@ def proof_jobs(session: pytest.Session, tmp_path_factory: pytest.TempPathFactory
     """The kit runs of the variants this session selected (``-k name`` runs one) on their
     features, and all_choices, when selected, on every feature where one of the choices
     shows (the union of theirs), for the shared pool (all_choices, the longest, first)."""
-    tests = [
-        item
-        for item in session.items
-        if isinstance(item, pytest.Function) and item.module.__name__ == __name__
-    ]
-    selected = {
-        item.callspec.params["name"]
-        for item in tests
-        if hasattr(item, "callspec")
-        and item.originalname == "test_kit_passes_the_variant_in_the_spec_profile"
-    }
+    selected = selected_names(session, "test_kit_passes_the_variant_in_the_spec_profile")
     jobs: dict[str, Job] = {}
     if any(
-        item.originalname == "test_kit_passes_every_choice_at_once_where_any_shows"
-        for item in tests
+        getattr(item, "originalname", "") == "test_kit_passes_every_choice_at_once_where_any_shows"
+        for item in session.items
     ):
         shown = sorted({name for spec in VARIANTS.values() for name in spec["features"]})
         base = tmp_path_factory.mktemp(ALL)
         features = feature_subset(base / "features", shown)
         jobs[ALL] = (CONFORMANT / f"{ALL}.toml", base / "report", ("--features", str(features)))
-    chosen = {name: VARIANTS[name] for name in sorted(selected)}
+    chosen = {name: VARIANTS[name] for name in selected}
     jobs.update(variant_jobs(CONFORMANT, chosen, tmp_path_factory))
     return {f"variant:{name}": job for name, job in jobs.items()}
 
 
 @pytest.fixture(scope="module")
 def conformant_runs(proof_runs: dict[str, KitRun]) -> dict[str, KitRun]:
-    runs = {k.split(":", 1)[1]: run for k, run in proof_runs.items() if k.startswith("variant:")}
+    runs = runs_named(proof_runs, "variant")
     if MUTATION_RESULTS:  # the trace shows each variant on the requirements its choice shows
         write_mutation_results(
             Path(MUTATION_RESULTS) / "conformant-variants.json",

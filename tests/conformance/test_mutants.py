@@ -15,7 +15,15 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from kit_runs import MUTATION_RESULTS, ROOT, Job, KitRun, mutant_jobs
+from kit_runs import (
+    MUTATION_RESULTS,
+    ROOT,
+    Job,
+    KitRun,
+    mutant_jobs,
+    runs_named,
+    selected_names,
+)
 
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.trace.mutation import write_mutation_results
@@ -63,20 +71,14 @@ def test_every_observable_seed_requirement_has_a_mutant() -> None:
 def proof_jobs(session: pytest.Session, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Job]:
     """The kit runs of the mutants this session selected (``-k name`` runs one), for the
     session's shared pool (conftest.py ``proof_runs``)."""
-    selected = {
-        item.callspec.params["name"]
-        for item in session.items
-        if isinstance(item, pytest.Function)
-        and hasattr(item, "callspec")
-        and item.originalname == "test_kit_kills_the_mutant_on_exactly_its_requirements"
-    }
-    jobs = mutant_jobs({n: MUTANTS[n] for n in sorted(selected)}, tmp_path_factory)
+    selected = selected_names(session, "test_kit_kills_the_mutant_on_exactly_its_requirements")
+    jobs = mutant_jobs({n: MUTANTS[n] for n in selected}, tmp_path_factory)
     return {f"mutant:{name}": job for name, job in jobs.items()}
 
 
 @pytest.fixture(scope="module")
 def mutant_runs(proof_runs: dict[str, KitRun]) -> dict[str, KitRun]:
-    runs = {k.split(":", 1)[1]: run for k, run in proof_runs.items() if k.startswith("mutant:")}
+    runs = runs_named(proof_runs, "mutant")
     if MUTATION_RESULTS:  # a directory: the trace reads every file in it
         write_mutation_results(
             Path(MUTATION_RESULTS) / "mutants.json",
