@@ -103,7 +103,7 @@ class FakeOdoo:
 
         users = {
             "admin": (demo.ADMIN_UID, "admin", demo.ADMIN_API_KEY),
-            "demo": (demo.DEMO_UID, "demo", demo.DEMO_API_KEY),
+            "demo": (demo.demo_uid(self.db.major), "demo", demo.DEMO_API_KEY),
         }
         return {
             login: {"uid": uid, "password": password, "api_key": key}

@@ -1,7 +1,7 @@
-"""Capture replay: send a real Odoo 19 request to the fake and normalise both answers.
+"""Capture replay: send a real Odoo request to the fake and normalise both answers.
 
-A capture (``tests/fixtures/odoo19/*.json``, trimmed copies of real Odoo 19 traffic) is one
-request or a flow of steps.  ``Replayer.run`` sends each step with independent clients
+A capture (``tests/fixtures/odoo19/*.json`` and ``odoo17/*.json``, trimmed copies of real Odoo
+19 and 17 traffic: one ``Batch`` each) is one request or a flow of steps.  ``Replayer.run`` sends each step with independent clients
 (stdlib ``xmlrpc.client.ServerProxy`` for XML-RPC, plain ``httpx2`` for JSON-RPC, JSON-2 and
 bare HTTP) against a served fake, rewriting API key placeholders and the ids of records
 created earlier in the replay (``replay_ids.IdMap``), and returns, per step, the ``Outcome``
@@ -25,9 +25,39 @@ from fake_odoo import FakeOdoo
 from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-CAPTURES = FIXTURES / "odoo19"
-EXPECTED_DIFFERENCES = FIXTURES / "replay_expected_differences.toml"
-SETUP = FIXTURES / "replay_setup.toml"
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One folder of captures from one real Odoo: the fake is served as that Odoo was."""
+
+    name: str  # the fixture folder
+    version: str  # the fake's --odoo-version
+    database: str  # the captured database's name (the fake serves one of that name)
+    setup: Path  # what the captured database held beforehand (replay_setup*.toml)
+    differences: Path  # the captures that legitimately differ, with reasons
+
+    @property
+    def captures(self) -> Path:
+        return FIXTURES / self.name
+
+
+ODOO19 = Batch(
+    "odoo19",
+    "19.0",
+    "demo",
+    FIXTURES / "replay_setup.toml",
+    FIXTURES / "replay_expected_differences.toml",
+)
+ODOO17 = Batch(
+    "odoo17",
+    "17.0-20240709",  # the captured build
+    "demo17",
+    FIXTURES / "replay_setup_odoo17.toml",
+    FIXTURES / "replay_expected_differences_odoo17.toml",
+)
+BATCHES = {batch.name: batch for batch in (ODOO19, ODOO17)}
+CAPTURES = ODOO19.captures
 PLACEHOLDERS = {
     "<ADMIN_API_KEY>": ADMIN_API_KEY,
     "<DEMO_API_KEY>": DEMO_API_KEY,
@@ -58,7 +88,11 @@ READ_ONLY = frozenset(
 )
 
 __all__ = [
+    "BATCHES",
     "CAPTURES",
+    "ODOO17",
+    "ODOO19",
+    "Batch",
     "Difference",
     "Outcome",
     "Replayer",
@@ -71,12 +105,12 @@ __all__ = [
 ]
 
 
-def capture_names() -> list[str]:
-    return sorted(path.name for path in CAPTURES.glob("*.json"))
+def capture_names(batch: Batch = ODOO19) -> list[str]:
+    return sorted(path.name for path in batch.captures.glob("*.json"))
 
 
-def load_capture(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((CAPTURES / name).read_text(encoding="utf-8"))
+def load_capture(name: str, batch: Batch = ODOO19) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((batch.captures / name).read_text(encoding="utf-8"))
     return data
 
 
@@ -94,8 +128,8 @@ class Difference:
     steps: tuple[int, ...] = ()
 
 
-def expected_differences() -> dict[str, Difference]:
-    data = tomllib.loads(EXPECTED_DIFFERENCES.read_text(encoding="utf-8"))
+def expected_differences(batch: Batch = ODOO19) -> dict[str, Difference]:
+    data = tomllib.loads(batch.differences.read_text(encoding="utf-8"))
     entries = [
         Difference(d["file"], d["reason"], tuple(d.get("steps", ())))
         for d in data.get("difference", [])
@@ -137,14 +171,16 @@ class _HeaderTransport(xmlrpc.client.Transport):
 class Replayer:
     """Replays captures against one served fake, keeping the id map of the current replay."""
 
-    def __init__(self, fake: FakeOdoo) -> None:
+    def __init__(self, fake: FakeOdoo, batch: Batch = ODOO19) -> None:
         assert fake.url, "the fake must be served (fake_odoo.testing.serve_fake_odoo)"
+        assert fake.db.name == batch.database, f"serve the fake with database={batch.database}"
         self.fake = fake
+        self.batch = batch
         self.url: str = fake.url
         self._relations: dict[str, dict[str, str]] = {}
         self.ids = IdMap(self.relations)
         self.wrote = False  # did a replayed call possibly change the database?
-        self.setup: dict[str, Any] = tomllib.loads(SETUP.read_text(encoding="utf-8"))
+        self.setup: dict[str, Any] = tomllib.loads(batch.setup.read_text(encoding="utf-8"))
         self.current = ""  # the capture being replayed
 
     def relations(self, model: str) -> dict[str, str]:
@@ -169,7 +205,7 @@ class Replayer:
     # -- one capture -------------------------------------------------------------------------
     def run(self, name: str, *, fresh: bool = True) -> list[StepReport]:
         """Replay every step of capture ``name``; flows mask record ids in messages."""
-        capture = load_capture(name)
+        capture = load_capture(name, self.batch)
         self.current = name
         if fresh:
             self.fresh()

@@ -1,16 +1,22 @@
-"""Every real Odoo 19 capture, replayed against the served fake, must get the same answer.
+"""Every real Odoo capture, replayed against the served fake, must get the same answer.
 
-Parametrised over ``tests/fixtures/odoo19/*.json``: each capture (or each step of a flow,
-on a fresh database) is sent with stdlib XML-RPC or httpx2 and its ``Outcome`` compared
-with the capture's.  ``tests/fixtures/replay_expected_differences.toml`` lists the captures
-(or flow steps) that legitimately differ; those must differ, so a stale entry fails.
+Parametrised over the batches (``tests/fixtures/odoo19/*.json``: real Odoo 19;
+``odoo17/*.json``: the same requests on a real Odoo 17), each against a fake of that version
+and database name: each capture (or each step of a flow, on a fresh database) is sent with
+stdlib XML-RPC or httpx2 and its ``Outcome`` compared with the capture's.  A batch's
+``replay_expected_differences*.toml`` lists the captures (or flow steps) that legitimately
+differ; those must differ, so a stale entry fails.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from replay import (
-    CAPTURES,
+    BATCHES,
+    FIXTURES,
+    Batch,
     Replayer,
     StepReport,
     capture_names,
@@ -20,78 +26,101 @@ from replay import (
 )
 
 from fake_odoo import FakeOdoo
+from fake_odoo.testing import serve_fake_odoo
 
 pytestmark = pytest.mark.wire
 
-DIFFERENCES = expected_differences()
+DIFFERENCES = {name: expected_differences(batch) for name, batch in BATCHES.items()}
 TARGET_RATE = 0.9
 
 
 def _captures() -> list[object]:
     params: list[object] = []
-    for name in capture_names():
-        entry = DIFFERENCES.get(name)
-        marks = []
-        if entry is not None and not entry.steps:
-            marks.append(pytest.mark.xfail(strict=True, reason=entry.reason))
-        params.append(pytest.param(name, id=name.removesuffix(".json"), marks=marks))
+    for batch in BATCHES:
+        for name in capture_names(BATCHES[batch]):
+            entry = DIFFERENCES[batch].get(name)
+            marks = []
+            if entry is not None and not entry.steps:
+                marks.append(pytest.mark.xfail(strict=True, reason=entry.reason))
+            capture_id = f"{batch}/{name.removesuffix('.json')}"
+            params.append(pytest.param(batch, name, id=capture_id, marks=marks))
     return params
 
 
 @pytest.fixture(scope="module")
-def replayer(fake_odoo_served: FakeOdoo) -> Replayer:
-    return Replayer(fake_odoo_served)
+def replayers() -> Iterator[dict[str, Replayer]]:
+    """One served fake per batch, of the batch's version and database, started when needed."""
+    started: dict[str, Replayer] = {}
+    stops: list[object] = []
+
+    class Lazy(dict[str, Replayer]):
+        def __missing__(self, key: str) -> Replayer:
+            batch = BATCHES[key]
+            context = serve_fake_odoo(fake=FakeOdoo(batch.version, database=batch.database))
+            fake = context.__enter__()
+            stops.append(context)
+            started[key] = self[key] = Replayer(fake, batch)
+            return started[key]
+
+    yield Lazy()
+    for context in reversed(stops):
+        context.__exit__(None, None, None)  # type: ignore[attr-defined]
 
 
-def render(name: str, reports: list[StepReport]) -> str:
-    lines = [f"{name}: {len(reports)} step(s) differ from real Odoo 19"]
+def render(batch: Batch, name: str, reports: list[StepReport]) -> str:
+    lines = [f"{name}: {len(reports)} step(s) differ from real Odoo {batch.version}"]
     for report in reports:
         lines.append(f"step {report.step} {report.label!r} ({report.expected.call or '-'}):")
         lines.extend(f"    {diff}" for diff in report.differences)
     return "\n".join(lines)
 
 
-RESULTS: dict[str, bool] = {}  # capture -> replayed identically (for the rate test)
+RESULTS: dict[tuple[str, str], bool] = {}  # (batch, capture) -> replayed identically
 
 
-@pytest.mark.parametrize("name", _captures())
-def test_capture_replays_identically(replayer: Replayer, name: str) -> None:
-    reports = replayer.run(name)
-    RESULTS[name] = not any(r.differences for r in reports)
-    entry = DIFFERENCES.get(name)
+@pytest.mark.parametrize(("batch", "name"), _captures())
+def test_capture_replays_identically(
+    replayers: dict[str, Replayer], batch: str, name: str
+) -> None:
+    reports = replayers[batch].run(name)
+    RESULTS[(batch, name)] = not any(r.differences for r in reports)
+    entry = DIFFERENCES[batch].get(name)
     listed = set(entry.steps) if entry is not None else set()
     differing = [r for r in reports if r.differences and r.step not in listed]
-    assert not differing, render(name, differing)
+    assert not differing, render(BATCHES[batch], name, differing)
     stale = sorted(r.step for r in reports if r.step in listed and not r.differences)
     assert not stale, f"{name}: steps {stale} now replay identically; drop them from the toml"
 
 
-def test_expected_differences_name_real_captures_and_steps() -> None:
-    for name, entry in DIFFERENCES.items():
-        assert (CAPTURES / name).is_file(), f"{name} is not a capture file"
+@pytest.mark.parametrize("batch", sorted(BATCHES))
+def test_expected_differences_name_real_captures_and_steps(batch: str) -> None:
+    for name, entry in DIFFERENCES[batch].items():
+        assert (BATCHES[batch].captures / name).is_file(), f"{name} is not a capture file"
         assert entry.reason.strip(), f"{name} has no reason"
-        steps = {int(s.get("step", 0)) for s in steps_of(load_capture(name))}
+        steps = {int(s.get("step", 0)) for s in steps_of(load_capture(name, BATCHES[batch]))}
         assert set(entry.steps) <= steps, f"{name}: no such steps {set(entry.steps) - steps}"
 
 
 def test_captures_carry_no_odoo_source() -> None:
     # Every fixture file, not only the replayed captures: no Odoo source line in our repo.
-    paths = sorted(CAPTURES.parent.rglob("*.json"))
-    assert len(paths) > 100
+    paths = sorted(FIXTURES.rglob("*.json"))
+    assert len(paths) > 250
     for path in paths:
         text = path.read_text(encoding="utf-8")
         assert 'File "' not in text and "/opt/odoo" not in text, path.name
 
 
-def test_replay_rate_reaches_the_target(replayer: Replayer) -> None:
+@pytest.mark.parametrize("batch", sorted(BATCHES))
+def test_replay_rate_reaches_the_target(replayers: dict[str, Replayer], batch: str) -> None:
     # Last in the module: reuses the replays above, replays whatever was deselected.
-    names = capture_names()
+    names = capture_names(BATCHES[batch])
     for name in names:
-        if name not in RESULTS:
-            RESULTS[name] = not any(r.differences for r in replayer.run(name))
-    others = sorted(name for name in names if not RESULTS[name])
+        if (batch, name) not in RESULTS:
+            reports = replayers[batch].run(name)
+            RESULTS[(batch, name)] = not any(r.differences for r in reports)
+    others = sorted(name for name in names if not RESULTS[(batch, name)])
     rate = (len(names) - len(others)) / len(names)
     assert rate >= TARGET_RATE, (
-        f"{len(names) - len(others)}/{len(names)} capture files replay identically; "
+        f"{batch}: {len(names) - len(others)}/{len(names)} capture files replay identically; "
         f"the others: {others}"
     )

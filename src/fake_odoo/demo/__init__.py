@@ -23,16 +23,17 @@ from fake_odoo.demo.reference import (
     build_groups,
     build_modules,
     build_users,
+    demo_uid,
 )
 from fake_odoo.demo.setup import build_setup
 from fake_odoo.models.ir_model import describe_access
 from fake_odoo.orm.database import Database
 
 ADMIN_UID = 2
-DEMO_UID = 5
+DEMO_UID = demo_uid(19)  # Odoo 19's; ``demo_uid(major)`` for another version
 DATASETS = ("demo", "empty", "twin-a", "twin-b")
 
-__all__ = ["ADMIN_API_KEY", "ADMIN_UID", "DATASETS", "DEMO_API_KEY", "DEMO_UID", "build_database"]
+__all__ = ["ADMIN_API_KEY", "ADMIN_UID", "DATASETS", "DEMO_API_KEY", "DEMO_UID", "build_database", "demo_uid"]
 
 
 def build_database(

@@ -217,6 +217,11 @@ def _user(env: Any, uid: int, pid: int, vals: dict[str, Any], groups: tuple[str,
     return user
 
 
+def demo_uid(major: int) -> int:
+    """Marc Demo's uid: 6 on Odoo 17 and earlier, 5 from 18 on (the captures of 17 and 19)."""
+    return 6 if major <= 17 else 5
+
+
 def build_users(env: Any) -> None:
     admin = _user(
         env,
@@ -244,9 +249,20 @@ def build_users(env: Any) -> None:
         {"name": "Public user", "login": "public", "active": False},
         ("base.group_public",),
     )
+    if env.major <= 17:
+        # Odoo 17's demo data holds one more (inactive) user before Marc Demo: demo is uid 6
+        # there (batch 4 captures), 5 from 18 on; its partner takes the free id 8
+        _user(
+            env,
+            5,
+            8,
+            {"name": "Portal User Template", "login": "portaltemplate", "active": False},
+            ("base.group_portal",),
+        )
+    uid = demo_uid(env.major)
     demo = _user(
         env,
-        5,
+        uid,
         6,
         {
             "name": "Marc Demo",
@@ -258,7 +274,7 @@ def build_users(env: Any) -> None:
     )
     _user(
         env,
-        6,
+        uid + 1,
         7,
         {
             "name": "Joel Willis",
@@ -276,7 +292,7 @@ def build_users(env: Any) -> None:
 
 
 def build_modules(env: Any) -> None:
-    serie, uninstalled = env.db.version, env.db.uninstalled
+    serie, uninstalled = env.db.version_info["server_serie"], env.db.uninstalled
     for seq, (name, shortdesc, application, version) in enumerate(MODULES):
         env["ir.module.module"].create(
             {

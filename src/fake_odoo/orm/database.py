@@ -35,7 +35,7 @@ def _copy_row(row: Row) -> Row:
 
 
 def parse_major(version: str) -> int:
-    """``"19.0"`` -> 19, ``"saas~17.2"`` -> 17."""
+    """``"19.0"`` -> 19, ``"saas~17.2"`` -> 17, ``"17.0-20240709"`` -> 17."""
     return int(version.split("~")[-1].split(".")[0])
 
 
@@ -117,11 +117,14 @@ class Database:
     # -- version ---------------------------------------------------------------------------
     @property
     def version_info(self) -> dict[str, Any]:
-        minor = int(self.version.split(".")[1]) if "." in self.version else 0
+        """``common.version``: a packaged build keeps its date in ``server_version`` only
+        (``17.0-20240709`` on the captured 17; ``19.0`` from a source tree)."""
+        serie = self.version.split("-", 1)[0]
+        minor = int(serie.split(".")[1]) if "." in serie else 0
         return {
             "server_version": self.version,
             "server_version_info": [self.major, minor, 0, "final", 0, ""],
-            "server_serie": self.version,
+            "server_serie": serie,
             "protocol_version": 1,
         }
 

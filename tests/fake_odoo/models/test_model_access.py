@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from model_fixtures import make_call
 
-from fake_odoo.demo import build_database
+from fake_odoo.demo import build_database, demo_uid
 from fake_odoo.orm.exceptions import AccessError
 
 ADMIN, DEMO = 2, 5
@@ -16,10 +16,11 @@ ADMIN, DEMO = 2, 5
 @pytest.mark.parametrize("version", ["16.0", "17.0", "19.0"])
 def test_acl_rows_agree_with_the_checks(version: str) -> None:
     call = make_call(build_database(version=version))
+    demo = demo_uid(int(version.split(".")[0]))
     models = [row["model"] for row in call(ADMIN, "ir.model", "search_read", [], ["model"])]
     field = "all_group_ids" if version == "19.0" else "groups_id"
-    groups = set(call(DEMO, "res.users", "read", [DEMO], [field])[0][field])
-    lines = call(DEMO, "ir.model.access", "search_read", [], ["model_id", "group_id", "perm_read"])
+    groups = set(call(demo, "res.users", "read", [demo], [field])[0][field])
+    lines = call(demo, "ir.model.access", "search_read", [], ["model_id", "group_id", "perm_read"])
     names = {
         row["id"]: row["model"] for row in call(ADMIN, "ir.model", "search_read", [], ["model"])
     }
@@ -29,7 +30,7 @@ def test_acl_rows_agree_with_the_checks(version: str) -> None:
         if line["perm_read"] and (not line["group_id"] or line["group_id"][0] in groups)
     }
     for model in models:
-        allowed = call(DEMO, model, "check_access_rights", "read", raise_exception=False)
+        allowed = call(demo, model, "check_access_rights", "read", raise_exception=False)
         assert allowed == (model in readable_by_rows), model
 
 
