@@ -15,6 +15,13 @@ EXAMPLE_FEATURES = (
     "safety_modes.feature", "safety_lists.feature", "safety_limits_audit.feature",
     "contracts.feature",
 )  # fmt: skip
+#: where Odoo versions differ (protocols, error texts, method signatures): the reference is
+#: also judged against a fake Odoo 17.0 there (issue 28)
+VERSION_FEATURES = (
+    "connection.feature", "errors.feature", "error_patterns.feature",
+    "tools_execute.feature", "tools_meta.feature",
+)  # fmt: skip
+OTHER_ODOO_VERSIONS = ("17.0",)
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +34,19 @@ def full_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
                 (example := tmp_path_factory.mktemp("kit-example")) / "report",
                 ("--features", str(feature_subset(example / "features", EXAMPLE_FEATURES))),
             ),
+            **{
+                f"reference@{version}": (
+                    TARGETS / "reference.toml",
+                    (base := tmp_path_factory.mktemp(f"kit-ref-{version}")) / "report",
+                    (
+                        "--odoo-version",
+                        version,
+                        "--features",
+                        str(feature_subset(base / "features", VERSION_FEATURES)),
+                    ),
+                )
+                for version in OTHER_ODOO_VERSIONS
+            },
         },
         separately=True,  # as a user runs it: its own fake, its scenarios over worker shards
     )
@@ -35,6 +55,12 @@ def full_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
 @pytest.fixture(scope="session")
 def reference_run(full_runs: dict[str, KitRun]) -> KitRun:
     return full_runs["reference"]
+
+
+@pytest.fixture(scope="session")
+def other_version_runs(full_runs: dict[str, KitRun]) -> dict[str, KitRun]:
+    """The reference judged against each other fake Odoo version, by version."""
+    return {version: full_runs[f"reference@{version}"] for version in OTHER_ODOO_VERSIONS}
 
 
 @pytest.fixture(scope="session")
