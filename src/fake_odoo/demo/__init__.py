@@ -33,7 +33,15 @@ ADMIN_UID = 2
 DEMO_UID = demo_uid(19)  # Odoo 19's; ``demo_uid(major)`` for another version
 DATASETS = ("demo", "empty", "twin-a", "twin-b")
 
-__all__ = ["ADMIN_API_KEY", "ADMIN_UID", "DATASETS", "DEMO_API_KEY", "DEMO_UID", "build_database", "demo_uid"]
+__all__ = [
+    "ADMIN_API_KEY",
+    "ADMIN_UID",
+    "DATASETS",
+    "DEMO_API_KEY",
+    "DEMO_UID",
+    "build_database",
+    "demo_uid",
+]
 
 
 def build_database(

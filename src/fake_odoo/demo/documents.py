@@ -8,7 +8,8 @@ from typing import Any
 
 from fake_odoo.demo.common import stamp
 
-# One pattern per order, cycled: (state, owner uid or 0, delivery, invoice)
+# One pattern per order, cycled: (state, owner uid or 0, delivery, invoice); owner 5 is Marc
+# Demo, whose uid depends on the version (``_uid``)
 #   delivery: "" none, "done" validated, "open" left to do; invoice: "", "draft", "posted", "paid"
 ORDER_PATTERNS = (
     ("draft", 5, "", ""),
@@ -62,7 +63,7 @@ def build_orders(env: Any, customers: list[int], products: list[int], scale: int
         order = env["sale.order"].create(
             {
                 "partner_id": partner,
-                "user_id": owner or False,
+                "user_id": _uid(env, owner) or False,
                 "order_line": lines,
                 "date_order": stamp(days=index % 45),
                 "client_order_ref": False,
@@ -118,6 +119,11 @@ def _invoice(env: Any, order: Any, status: str) -> None:
         move.write({"payment_state": "paid"})
 
 
+def _uid(env: Any, owner: int) -> int:
+    """The tables' uid 5 is Marc Demo (19's uid): his uid on this version."""
+    return int(env.ref("base.user_demo").id) if owner == 5 else owner
+
+
 def build_leads(env: Any, scale: int) -> None:
     for index in range(len(LEADS) * scale):
         name, partner, stage, revenue = LEADS[index % len(LEADS)]
@@ -128,7 +134,7 @@ def build_leads(env: Any, scale: int) -> None:
                 "partner_id": partner or False,
                 "stage_id": stage,
                 "expected_revenue": revenue,
-                "user_id": 5 if index % 2 else 2,
+                "user_id": _uid(env, 5) if index % 2 else 2,
                 "contact_name": False if partner else "Contacto Lujanita",
             }
         )

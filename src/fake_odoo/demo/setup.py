@@ -77,7 +77,10 @@ def build_setup(env: Any) -> None:
         ]
     )
     env["account.payment.term"].create([{"name": n, "sequence": i} for i, n in enumerate(TERMS)])
-    team = env["crm.team"].create({"name": "Sales", "user_id": 2, "member_ids": [(6, 0, [2, 5])]})
+    demo = env.ref("base.user_demo").id
+    team = env["crm.team"].create(
+        {"name": "Sales", "user_id": 2, "member_ids": [(6, 0, [2, demo])]}
+    )
     db.set_xmlid("sales_team.team_sales_department", "crm.team", team.id)
     env["product.pricelist"].create({"name": "Default", "currency_id": 1})
     for name, seq, won in STAGES:

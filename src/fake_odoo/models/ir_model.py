@@ -2,20 +2,32 @@
 
 Their rows are written from the model classes (``bootstrap`` and ``describe_access``), so
 what a client reads there always matches what the fake serves.
+
+Their ACLs are base's ``security/ir.model.access.csv`` (16.0 to 19.0 alike): only "Access
+Rights" (``base.group_erp_manager``) may read them; ``base.group_user`` has a line granting
+nothing (``access_ir_model_user`` / ``access_ir_model_fields_user``, 0,0,0,0) and no line at
+all on ``ir.model.access``. An ordinary internal user learns the models it may read from the
+``web`` addon's ``ir.model.get_available_models`` and ``display_name_for`` instead.
 """
 
 from __future__ import annotations
 
-from fake_odoo.orm import fields
+from typing import Any
+
+from fake_odoo.orm import access, api, fields
 from fake_odoo.orm.database import Environment
 from fake_odoo.orm.model import Model
+
+#: base/security/ir.model.access.csv: access_ir_model_group_erp_manager (1,1,1,1) and
+#: access_ir_model_user (base.group_user, 0,0,0,0); the same pair for ir.model.fields
+_ERP_MANAGER_ONLY = {"base.group_erp_manager": "rwcu", "base.group_user": ""}
 
 
 class IrModel(Model):
     _name = "ir.model"
     _description = "Models"
     _order = "model"
-    _access = {"": "r"}
+    _access = _ERP_MANAGER_ONLY
 
     name = fields.Char("Model Description", required=True, translate=True)
     model = fields.Char("Model", required=True)
@@ -54,6 +66,46 @@ class IrModel(Model):
     def _compute_count(self) -> int:
         return len(self.env.db.store.get(str(self.model), {}))
 
+    # -- web/models/ir_model.py: what a user without access to ir.model may learn ---------
+    @api.model
+    def display_name_for(self, models: list[str]) -> list[dict[str, str]]:
+        """web's ``ir.model.display_name_for``: ``{"display_name", "model"}`` of each model;
+        the readable ones first (ir.model order, their description), then the others with
+        their technical name as display name (an unknown model looks like a refused one)."""
+        accessible: list[str] = []
+        refused: list[dict[str, str]] = []
+        for name in models:
+            if self._is_valid_for_model_selector(name):
+                accessible.append(name)
+            else:
+                refused.append({"display_name": name, "model": name})
+        return self._display_name_for(accessible) + refused
+
+    @api.model
+    def get_available_models(self) -> list[dict[str, str]]:
+        """web's ``ir.model.get_available_models``: the models the user may read, as
+        ``{"display_name", "model"}`` in ir.model order; none for a portal or public user."""
+        names = [name for name in self.env.registry if self._is_valid_for_model_selector(name)]
+        return self._display_name_for(names)
+
+    @api.model
+    def _display_name_for(self, models: list[str]) -> list[dict[str, str]]:
+        rows = self.sudo().search_read([("model", "in", models)], ["name", "model"])
+        return [{"display_name": row["name"], "model": row["model"]} for row in rows]
+
+    @api.model
+    def _is_valid_for_model_selector(self, model: str) -> bool:
+        """17.0 (``_check_model_access``): an internal user with read access to the model;
+        from 18.0 (``_is_valid_for_model_selector``) transient and abstract models are left
+        out as well."""
+        env = self.env
+        if model not in env.registry or not access.has_group(env, "base.group_user"):
+            return False
+        records: Any = env[model]
+        if env.major >= 18 and records._transient:
+            return False
+        return access.check_acl(records, "read", raise_exception=False)
+
 
 class IrModelAccess(Model):
     """The ACL lines; the fake's checks read the models' ``_access`` tables, and these rows
@@ -62,7 +114,8 @@ class IrModelAccess(Model):
     _name = "ir.model.access"
     _description = "Model Access"
     _order = "model_id,group_id,name,id"
-    _access = {"base.group_user": "r", "base.group_system": "rwcu"}
+    #: base/security/ir.model.access.csv: access_ir_model_access_group_erp_manager only
+    _access = {"base.group_erp_manager": "rwcu"}
 
     name = fields.Char("Name", required=True)
     active = fields.Boolean(
@@ -117,7 +170,7 @@ class IrModelFields(Model):
     _description = "Fields"
     _order = "name"
     _rec_name = "field_description"
-    _access = {"": "r"}
+    _access = _ERP_MANAGER_ONLY
 
     name = fields.Char("Field Name", required=True)
     model = fields.Char(

@@ -27,11 +27,26 @@ __all__ = ["create_record", "model_guide", "search_help"]
 
 
 async def _description(rc: ServerContext, model: str) -> str:
-    """REQ-06-19: the model's description (ir.model name); the model name if unreadable."""
+    """REQ-06-19: the model's description (ir.model name); the model name if unreadable.
+
+    Odoo lets only "Access Rights" read ``ir.model``; any other internal user gets the
+    description from web's ``ir.model.display_name_for`` (the technical name back for a
+    model it may not read): two calls at most.
+    """
     try:
         rows = await rc.odoo.search_read("ir.model", [["model", "=", model]], ["name"], limit=1)
     except OdooError:
-        return model
+        try:
+            rows = await rc.odoo.execute_kw("ir.model", "display_name_for", [], {"models": [model]})
+        except OdooError:
+            return model
+        if not isinstance(rows, list):
+            return model
+        rows = [
+            {"name": row.get("display_name")}
+            for row in rows
+            if isinstance(row, dict) and row.get("model") == model
+        ]
     name = rows[0].get("name") if rows else None
     return str(name) if isinstance(name, str) and name else model
 

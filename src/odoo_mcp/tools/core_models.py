@@ -68,6 +68,7 @@ async def list_models(ctx: ServerContext, params: ListModelsInput) -> ListModels
         name_filter=params.filter,
         transient=params.transient,
         is_model_blocked=lambda model: not policy.is_model_readable(model),
+        detail_access=True,
     )
     counts: dict[str, int] = {}
     for summary in summaries:

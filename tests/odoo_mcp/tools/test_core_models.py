@@ -95,7 +95,13 @@ async def test_acl_answer_equals_check_access_rights(fake: FakeOdoo, login: str)
         ]
         slow = await _checked_access(context.odoo, candidates)
     listed = {m.model for m in fast.models}
-    assert listed == {m for m in slow if context.policy.is_model_readable(m)} - _transient(fake)
+    readable = {m for m in slow if context.policy.is_model_readable(m)}
+    if login == "demo" and fake.db.major <= 17:
+        # Odoo refuses ir.model to the demo user; 17's get_available_models lists the wizards
+        # it may read without telling them apart (model_listing's module doc)
+        assert readable - _transient(fake) <= listed <= readable
+    else:
+        assert listed == readable - _transient(fake)
     assert ("account.payment" in listed) == (login == "admin")
 
 
