@@ -6,7 +6,10 @@ fake), ``fake_connection(config, fake)`` and ``fake_server(fake, **settings)``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from mcp.types import CallToolResult, TextContent
 
 from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
 from fake_odoo.handle import FakeOdoo
@@ -15,7 +18,7 @@ from odoo_mcp.adapter.server import build_server
 from odoo_mcp.config import OdooMcpConfig, load_config
 from odoo_mcp.connection import ConnectionManager
 
-__all__ = ["fake_config", "fake_connection", "fake_server"]
+__all__ = ["error_body", "fake_config", "fake_connection", "fake_server"]
 
 
 def fake_config(*, login: str = "admin", **settings: object) -> OdooMcpConfig:
@@ -47,3 +50,12 @@ def fake_server(fake: FakeOdoo, **settings: object) -> Any:
     """The MCP server for these settings, on ``fake``."""
     config = fake_config(**settings)  # type: ignore[arg-type]
     return build_server(config, fake_connection(config, fake))
+
+
+def error_body(result: CallToolResult) -> dict[str, Any]:
+    """The SPEC-10 object of an error result: JSON in its text, never structured content (a
+    client validating structured content against the outputSchema would reject it)."""
+    assert result.is_error and result.structured_content is None, result
+    texts = [block.text for block in result.content if isinstance(block, TextContent)]
+    body: dict[str, Any] = json.loads(texts[0])
+    return body

@@ -22,6 +22,7 @@ from mcp import Client, StdioServerParameters
 
 from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
+from mcp_servers import error_body
 from odoo_mcp.cli import EXIT_CONFIG, EXIT_FAILED, main
 from odoo_mcp.plugins import GROUP, PluginCommand, load
 from odoo_mcp_demo import client_snippet
@@ -175,9 +176,7 @@ async def test_demo_over_stdio() -> None:
         assert len(result.structured_content["records"]) == 2
         assert not (await client.call_tool("odoo_core_count", {"model": "res.partner"})).is_error
         refused = await client.call_tool("odoo_core_count", {"model": "res.partner"})
-        assert refused.is_error
-        assert refused.structured_content is not None
-        assert refused.structured_content["code"] == "RATE_LIMITED"
+        assert error_body(refused)["code"] == "RATE_LIMITED"
 
 
 @pytest.mark.anyio
@@ -231,7 +230,7 @@ async def test_stdio_answers_every_line_even_one_it_cannot_parse() -> None:
         await send(call(5, "odoo_core_execute", long_method))
         refused = await answer()
         assert refused["result"]["isError"] is True
-        assert refused["result"]["structuredContent"]["code"] == "METHOD_NOT_FOUND"
+        assert json.loads(refused["result"]["content"][0]["text"])["code"] == "METHOD_NOT_FOUND"
         await send('{"jsonrpc": "2.0", "id": 6, "method": "ping"}')
         assert await answer() == {"jsonrpc": "2.0", "id": 6, "result": {}}
     finally:

@@ -89,13 +89,14 @@ def internal_error(exc: BaseException) -> MCPError:
 def to_tool_result(response: ErrorResponse) -> CallToolResult:
     """REQ-10-17: an Odoo error is a tool result with ``isError: true``, not a protocol error.
 
-    The text content carries the JSON for clients that only read text; the structured content
-    carries the same object.
+    The error object goes as JSON in the text content, as SPEC-10's own example sends it, and
+    never as ``structuredContent``: a client that validates structured content against the
+    tool's ``outputSchema`` (the MCP Inspector, any strict client) would reject it and show
+    the user nothing of the error (issue 29).
     """
     payload = to_payload(response)
     return CallToolResult(
         content=[TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
-        structured_content=payload,
         is_error=True,
     )
 

@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from fake_odoo.handle import FakeOdoo
-from mcp_servers import fake_server
+from mcp_servers import error_body, fake_server
 from odoo_mcp.contracts import (
     CONTRACT_VERSIONS,
     TOOLS,
@@ -181,9 +181,9 @@ async def test_a_request_failing_the_schema_is_the_contracts_invalid_params() ->
     async with Client(fake_server(fake, enabled_toolsets="core,contracts"), mode="legacy") as c:
         answer = await c.call_tool("orders.get", {"includeLines": True})
         core = await c.call_tool("odoo_core_count", {"model": "res.partner"})
-    assert answer.is_error and answer.structured_content is not None
-    assert answer.structured_content["code"] == "INVALID_PARAMS"
-    assert answer.structured_content["details"]["errors"][0]["loc"] == "orderId"
+    body = error_body(answer)
+    assert body["code"] == "INVALID_PARAMS"
+    assert body["details"]["errors"][0]["loc"] == "orderId"
     assert not core.is_error  # the core tools keep JSON-RPC -32602 (REQ-10-16)
 
 
@@ -228,8 +228,7 @@ async def test_tracking_events_are_what_odoo_recorded() -> None:
         pick = fake.call("stock.picking", "search", [["name", "=", "WH/OUT/00019"]])[0]
         fake.call("stock.picking", "write", [pick], {"origin": False, "sale_id": False})
         orphan = await c.call_tool("deliveries.track", {"deliveryId": "WH/OUT/00019"})
-    assert orphan.is_error and orphan.structured_content is not None
-    assert orphan.structured_content["code"] == "NOT_FOUND"
+    assert error_body(orphan)["code"] == "NOT_FOUND"
 
 
 @pytest.mark.anyio
@@ -245,8 +244,7 @@ async def test_odoos_own_access_refusal_is_unauthorized() -> None:
     server = fake_server(fake, login="demo", enabled_toolsets="core,contracts")
     async with Client(server, mode="legacy") as c:
         answer = await c.call_tool("deliveries.track", {"deliveryId": "WH/OUT/00021"})
-    assert answer.is_error and answer.structured_content is not None
-    body = answer.structured_content
+    body = error_body(answer)
     assert (body["code"], body["category"], body["retry"]) == ("UNAUTHORIZED", "access", False)
     assert "stock.picking" in body["message"]
     assert any(c.model == "stock.picking" for c in fake.calls)  # Odoo refused, not us
@@ -268,5 +266,4 @@ async def test_odoo_failures_get_the_contracts_codes(fault: dict[str, Any], expe
         await c.call_tool("odoo_core_count", {"model": "res.partner"})  # connected first
         fake.inject_fault(**fault)
         answer = await c.call_tool("customers.search", {"query": "Juan"})
-    assert answer.is_error and answer.structured_content is not None
-    assert answer.structured_content["code"] == expected
+    assert error_body(answer)["code"] == expected

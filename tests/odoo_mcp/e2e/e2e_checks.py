@@ -45,13 +45,14 @@ def assert_no_traceback(text: str) -> None:
 
 
 def payload(result: CallToolResult) -> dict[str, Any]:
-    """The JSON object of a tool result: its single text content, equal to the structured one."""
+    """The JSON object of a tool result: its single text content, equal to the structured one
+    (an error has none: its object is not of the tool's outputSchema)."""
     assert len(result.content) == 1, result.content
     text = result.content[0]
     assert text.type == "text"
     data = json.loads(text.text)
     assert isinstance(data, dict), data
-    assert result.structured_content == data
+    assert result.structured_content == (None if result.is_error else data)
     assert_no_traceback(text.text)
     return data
 

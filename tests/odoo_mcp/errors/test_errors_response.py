@@ -130,8 +130,9 @@ def test_urls_in_odoo_hints_are_kept() -> None:
     assert "/json/2/<model>/<method>" in to_json(classify(error))
 
 
-def test_tool_result_is_an_error_with_json_text_and_structure() -> None:
-    """REQ-10-17: tool result with isError true; text and structured content agree."""
+def test_tool_result_is_an_error_with_json_text_only() -> None:
+    """REQ-10-17: tool result with isError true and the error object as JSON text; no
+    structured content, which a client would check against the tool's outputSchema."""
     error = OdooRpcError.from_xmlrpc_fault(
         4, "You are not allowed to delete 'User' (res.users) records."
     )
@@ -139,9 +140,8 @@ def test_tool_result_is_an_error_with_json_text_and_structure() -> None:
     assert result.is_error is True
     text = result.content[0]
     assert text.type == "text"
-    assert json.loads(text.text) == result.structured_content
-    assert result.structured_content is not None
-    assert result.structured_content["code"] == response.code == "OPERATION_NOT_ALLOWED"
+    assert result.structured_content is None
+    assert json.loads(text.text)["code"] == response.code == "OPERATION_NOT_ALLOWED"
 
 
 def test_tool_error_converts_to_the_same_response_shape() -> None:
