@@ -60,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sdists = sorted(dist.glob("*.tar.gz"))
         if len(wheels) != 1 or len(sdists) != 1:
             raise SystemExit(f"expected one wheel and one sdist in {dist}, got {wheels + sdists}")
+        if not wheels[0].name.startswith("odoo_mcp_reference-"):  # decision 42
+            raise SystemExit(f"the wheel is not odoo-mcp-reference's: {wheels[0].name}")
         venv = work / "venv"
         shutil.rmtree(venv, ignore_errors=True)
         _step("venv", [sys.executable, "-m", "venv", venv], work, env)

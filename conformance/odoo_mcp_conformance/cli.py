@@ -30,7 +30,7 @@ class _Version(argparse.Action):
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            number = version("odoo-mcp")
+            number = version("odoo-mcp-reference")
         except PackageNotFoundError:  # a checkout on sys.path, not installed
             number = "unknown"
         print(f"{parser.prog} {number}")
@@ -58,7 +58,7 @@ def missing_extra() -> list[str]:
 def _needs_extra(missing: Sequence[str]) -> int:
     print(
         "odoo-mcp-conformance needs the 'conformance' extra: "
-        f"pip install 'odoo-mcp[conformance]' (missing: {', '.join(missing)})",
+        f"pip install 'odoo-mcp-reference[conformance]' (missing: {', '.join(missing)})",
         file=sys.stderr,
     )
     return 2

@@ -28,7 +28,7 @@ class _Version(argparse.Action):
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            number = version("odoo-mcp")
+            number = version("odoo-mcp-reference")
         except PackageNotFoundError:  # a checkout on sys.path, not installed
             number = "unknown"
         print(f"{parser.prog} {number}")

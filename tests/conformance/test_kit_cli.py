@@ -20,14 +20,14 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["--version"])
     assert exited.value.code == 0
-    assert capsys.readouterr().out == f"odoo-mcp-conformance {version('odoo-mcp')}\n"
+    assert capsys.readouterr().out == f"odoo-mcp-conformance {version('odoo-mcp-reference')}\n"
 
 
 @pytest.mark.parametrize("module", ["pytest", "pytest_bdd", "jsonschema"])
 def test_run_without_the_extra_names_it(
     module: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """After ``pip install odoo-mcp`` (no extra) ``run`` says what to install, in one line,
+    """After ``pip install odoo-mcp-reference`` (no extra) ``run`` says what to install, in one line,
     and exits 2, before touching the target."""
     monkeypatch.setitem(sys.modules, module, None)  # what an absent module looks like
     code = main(["run", "--target", "no-such-target.toml", "--report-dir", "unused"])
@@ -35,7 +35,7 @@ def test_run_without_the_extra_names_it(
     err = capsys.readouterr().err
     assert err == (
         "odoo-mcp-conformance needs the 'conformance' extra: "
-        f"pip install 'odoo-mcp[conformance]' (missing: {module})\n"
+        f"pip install 'odoo-mcp-reference[conformance]' (missing: {module})\n"
     )
 
 

@@ -14,4 +14,4 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["--version"])
     assert exited.value.code == 0
-    assert capsys.readouterr().out == f"fake-odoo {version('odoo-mcp')}\n"
+    assert capsys.readouterr().out == f"fake-odoo {version('odoo-mcp-reference')}\n"

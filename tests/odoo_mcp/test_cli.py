@@ -347,7 +347,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["--version"], environ={})
     assert exited.value.code == 0
-    assert capsys.readouterr().out == f"odoo-mcp {version('odoo-mcp')}\n"
+    assert capsys.readouterr().out == f"odoo-mcp {version('odoo-mcp-reference')}\n"
 
 
 def test_the_process_exit_skips_teardown_but_not_what_an_exit_must_do(tmp_path: Path) -> None:

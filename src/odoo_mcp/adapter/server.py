@@ -82,7 +82,7 @@ def toolset_registry(
 def server_version() -> str:
     """REQ-01-17: the server version is the package's (pyproject)."""
     try:
-        return version("odoo-mcp")
+        return version("odoo-mcp-reference")
     except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
         return "0.0.0"
 
