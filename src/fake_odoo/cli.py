@@ -11,6 +11,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from fake_odoo.demo import DATASETS
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.server import bind_socket, make_server
 
@@ -39,12 +40,34 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fake-odoo", description="A fake Odoo server.")
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve the fake over HTTP")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8069)
-    serve.add_argument("--odoo-version", default="19.0", help="e.g. 17.0, 18.0, 19.0")
-    serve.add_argument("--dataset", default="demo")
-    serve.add_argument("--scale", type=int, default=1)
+    serve = sub.add_parser(
+        "serve",
+        help="serve the fake over HTTP",
+        description="Serve a fake Odoo (XML-RPC, JSON-RPC, JSON-2 from 19.0, the web session "
+        "routes and the /__fake__/ control API) with its demo data, until interrupted.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    serve.add_argument("--port", type=int, default=8069, help="the port (0: any free port)")
+    serve.add_argument(
+        "--odoo-version",
+        default="19.0",
+        help="the Odoo version to imitate: 14.0 to 19.0 (captured: 17.0 and 19.0); a "
+        "packaged build's date may follow, e.g. 17.0-20240709",
+    )
+    serve.add_argument(
+        "--dataset",
+        default="demo",
+        choices=DATASETS,
+        help="demo: the demo data; empty: company and users only; twin-a / twin-b: the demo "
+        "data differing only in what a blocklist hides (non-interference)",
+    )
+    serve.add_argument(
+        "--scale",
+        type=int,
+        default=1,
+        help="multiply the storefront's customers, products, orders and leads by N",
+    )
     serve.add_argument("--database", default="demo", help="the database name")
     serve.add_argument(
         "--without-module",
@@ -53,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="leave a module (and those depending on it) uninstalled, e.g. stock; repeatable",
     )
-    serve.add_argument("--log-level", default="info")
+    serve.add_argument("--log-level", default="info", help="debug, info, warning or error (stderr)")
     return parser
 
 

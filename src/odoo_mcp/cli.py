@@ -68,6 +68,13 @@ class _OwnCommandParser(argparse.ArgumentParser):
         raise _ParseFailed(message)
 
 
+#: REQ-11-25: the secrets have no flag (a flag shows in ``ps`` and shell history)
+SECRETS = (
+    "The Odoo secret is never a flag: set ODOO_API_KEY (an API key, preferred) or "
+    "ODOO_PASSWORD in the environment or the config file (odoo_api_key / odoo_password)."
+)
+
+
 def _parser(
     describe: bool = False,
     plugins: Mapping[str, EntryPoint] | None = None,
@@ -104,10 +111,12 @@ def _parser(
     # REQ-01-17: the package's version, as the server introduces itself
     parser.add_argument("--version", action="version", version=f"%(prog)s {server_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("serve", parents=[common], help="serve MCP (stdio or http)")
+    sub.add_parser("serve", parents=[common], help="serve MCP (stdio or http)", epilog=SECRETS)
     for name, point in sorted((plugins or {}).items()):
         sub.add_parser(name, parents=[common], help=load(point).help if describe else None)
-    sub.add_parser("check", parents=[common], help="validate the configuration and connect")
+    sub.add_parser(
+        "check", parents=[common], help="validate the configuration and connect", epilog=SECRETS
+    )
     return parser
 
 

@@ -15,3 +15,17 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert exited.value.code == 0
     assert capsys.readouterr().out == f"fake-odoo {version('odoo-mcp-reference')}\n"
+
+
+def test_serve_help_describes_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29: ``fake-odoo serve --help`` says what each option does, with its default."""
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    options = [
+        "--host", "--port", "--odoo-version", "--dataset", "--scale", "--database",
+        "--without-module", "--log-level",
+    ]  # fmt: skip
+    for option in options:
+        after = text.split(f"{option} ", 2)[-1]  # the option's own entry, after the usage line
+        assert "(default:" in after.split(" --", 1)[0], option

@@ -466,3 +466,12 @@ def test_check_lists_the_fields_blocked_with_their_source(
     assert "email_normalized" in partner and "email_formatted" in partner
     assert "opportunity_ids" in partner  # its comodel, crm.lead, is blocked
     assert " email," not in partner and "display_name" not in partner
+
+
+@pytest.mark.parametrize("command", ["serve", "check"])
+def test_help_names_where_the_secret_goes(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29: the secret has no flag, so --help says which variables carry it."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"], environ={})
+    text = " ".join(capsys.readouterr().out.split())
+    assert "ODOO_API_KEY" in text and "ODOO_PASSWORD" in text

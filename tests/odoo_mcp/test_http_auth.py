@@ -229,3 +229,18 @@ def test_refused_tokens_from_one_address_stop_reaching_odoo(fake: FakeOdoo) -> N
         assert authentications <= 10 * 2  # probe and authentication, ten times at most
         known = {**ACCEPT, "Authorization": f"Bearer {ADMIN_API_KEY}"}
         assert httpx2.post(f"{own}/mcp", json=INIT, headers=known).status_code == 200
+
+
+@pytest.mark.parametrize("token", ["not-a-valid-key-0000000000000000", "demo:not-a-valid-key-00"])
+def test_a_refused_key_says_so_once(base: str, token: str) -> None:
+    """Issue 29: the 401's description names the refusal once, without Odoo's own words
+    repeating it ("Odoo refused the API key: Access Denied" style doubling)."""
+    answer = httpx2.post(
+        f"{base}/mcp", json=INIT, headers={**ACCEPT, "Authorization": f"Bearer {token}"}
+    )
+    assert answer.status_code == 401
+    description = answer.json()["error_description"]
+    lowered = description.lower()
+    for word in ("refused", "denied", "invalid"):
+        assert lowered.count(word) <= 1, description
+    assert description in answer.headers["www-authenticate"]

@@ -232,9 +232,14 @@ class CallerConnections:
             await manager.close()
             hint = "" if login else " (this Odoo may need the login too: Bearer login:apikey)"
             logger.warning("authentication refused for a bearer token of %s", login or "a key")
-            refusal = Refusal(
-                401, "invalid_token", f"Odoo refused the API key{hint}: {exc.message}"
+            # the connection layer's message already says who refused what ("Odoo refused
+            # the API key: Invalid apikey"): say it once
+            said = (
+                exc.message
+                if "refused" in exc.message.lower()
+                else f"Odoo refused the API key: {exc.message}"
             )
+            refusal = Refusal(401, "invalid_token", f"{said}{hint}")
             await self.state.remember_refusal(digest, refusal, REFUSAL_MEMORY)
             raise CallerRefused(refusal.status, refusal.error, refusal.description) from None
         try:
