@@ -48,3 +48,15 @@ def test_every_install_command_names_this_project() -> None:
                 target,
             )
             assert not base.startswith("odoo-mcp"), (document, target)
+
+
+def test_every_npx_command_runs_without_a_prompt() -> None:
+    """``npx`` asks "Ok to proceed?" before installing: without ``-y`` a copied command stops
+    in a non-interactive shell (issue 29); and the package is pinned to a checked version."""
+    for path in DOCUMENTS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if re.search(r"(^|[`\s])npx\s", line):
+                words = line.split()
+                after = words[words.index("npx") + 1 :]
+                assert after[:1] == ["-y"], (path.name, line)
+                assert "@" in after[1][1:], (path.name, line)  # @scope/name@version
