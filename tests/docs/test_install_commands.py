@@ -55,8 +55,8 @@ def test_every_npx_command_runs_without_a_prompt() -> None:
     in a non-interactive shell (issue 29); and the package is pinned to a checked version."""
     for path in DOCUMENTS:
         for line in path.read_text(encoding="utf-8").splitlines():
-            if re.search(r"(^|[`\s])npx\s", line):
-                words = line.split()
-                after = words[words.index("npx") + 1 :]
+            found = re.search(r"(?:^|[`\s])npx\s+(.*)", line)
+            if found:
+                after = found.group(1).split()
                 assert after[:1] == ["-y"], (path.name, line)
                 assert "@" in after[1][1:], (path.name, line)  # @scope/name@version
