@@ -21,7 +21,7 @@ import textwrap
 import time
 
 from fake_odoo.demo import ADMIN_API_KEY
-from fake_odoo.testing import serve_fake_odoo
+from fake_odoo.testing import quiet_deprecation_log, serve_fake_odoo
 
 ONE_TOOL = textwrap.dedent(
     """
@@ -65,6 +65,7 @@ def one_start(command: list[str], env: dict[str, str]) -> float:
 
 
 def main() -> None:
+    quiet_deprecation_log()
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--source", action="append", default=[], help="another checkout")

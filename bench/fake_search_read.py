@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import statistics
 import time
 import xmlrpc.client
@@ -23,7 +22,7 @@ import httpx2
 
 from fake_odoo import FakeOdoo
 from fake_odoo.demo import ADMIN_API_KEY
-from fake_odoo.testing import in_process_client, serve_fake_odoo
+from fake_odoo.testing import in_process_client, quiet_deprecation_log, serve_fake_odoo
 
 MODEL = "res.partner"
 FIELDS = ["name", "email", "phone", "country_id", "parent_id", "write_date"]
@@ -99,7 +98,7 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=5, help="demo data scale (>= 80 partners)")
     args = parser.parse_args()
     # Odoo 19 logs a deprecation warning per XML-RPC/JSON-RPC call: not what is measured here.
-    logging.getLogger("odoo.http").setLevel(logging.ERROR)
+    quiet_deprecation_log()
     asyncio.run(_run(args.seconds, args.scale))
 
 

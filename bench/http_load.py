@@ -30,7 +30,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from fake_odoo.demo import ADMIN_API_KEY, DEMO_API_KEY
-from fake_odoo.testing import serve_fake_odoo
+from fake_odoo.testing import quiet_deprecation_log, serve_fake_odoo
 from odoo_mcp_demo.http_process import http_server_process
 
 #: (tool, arguments, check of the structured answer) per user; the cycle of one session
@@ -153,6 +153,7 @@ def report(label: str, latencies: list[float], errors: list[str], wall: float) -
 
 
 def main() -> None:
+    quiet_deprecation_log()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--calls", type=int, default=20)

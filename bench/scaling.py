@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fake_odoo.handle import FakeOdoo
+from fake_odoo.testing import quiet_deprecation_log
 from odoo_mcp.formatting import normalize_records
 from odoo_mcp.registry.fields import FieldInfo
 from odoo_mcp.tools.core_read import SearchReadResult
@@ -61,6 +62,7 @@ def timed(step: Callable[[], object], repeat: int) -> float:
 
 
 def main() -> None:
+    quiet_deprecation_log()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per size (median)")
     args = parser.parse_args()

@@ -23,7 +23,7 @@ import time
 from mcp import Client, StdioServerParameters
 
 from fake_odoo.demo import ADMIN_API_KEY
-from fake_odoo.testing import serve_fake_odoo
+from fake_odoo.testing import quiet_deprecation_log, serve_fake_odoo
 from odoo_mcp.config import load_config
 from odoo_mcp.connection import ConnectionManager
 
@@ -83,6 +83,7 @@ def _ms(values: list[float]) -> tuple[float, float]:
 
 
 def main() -> None:
+    quiet_deprecation_log()
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--scale", type=int, default=5)

@@ -10,6 +10,7 @@ ASGI app directly (no socket); injected ``refuse``/``drop`` faults surface there
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
@@ -19,7 +20,7 @@ from fake_odoo.faults import FakeConnectionError
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.server import BackgroundServer
 
-__all__ = ["FakeOdooTransport", "in_process_client", "serve_fake_odoo"]
+__all__ = ["FakeOdooTransport", "in_process_client", "quiet_deprecation_log", "serve_fake_odoo"]
 
 IN_PROCESS_URL = "http://fake-odoo.test"
 
@@ -58,3 +59,9 @@ async def in_process_client(fake: FakeOdoo) -> AsyncIterator[httpx2.AsyncClient]
     transport = FakeOdooTransport(app=fake.app)
     async with httpx2.AsyncClient(transport=transport, base_url=IN_PROCESS_URL) as client:
         yield client
+
+
+def quiet_deprecation_log() -> None:
+    """Hide the WARNING an Odoo 19 logs on every XML-RPC / JSON-RPC call (the fake imitates
+    it): a benchmark making thousands of calls would print it thousands of times."""
+    logging.getLogger("odoo.http").setLevel(logging.ERROR)

@@ -94,3 +94,9 @@ def test_reference_passes_the_spec_profile_too(reference_run: KitRun) -> None:
     assert sources == {"seed", "decision", "reference"}
     noted = [s for s in spec.scenarios if s.outcome == "noted"]
     assert noted  # decision-only scenarios judge nothing in the spec profile
+
+
+def test_a_run_prints_no_sdk_deprecation_warning(reference_run: KitRun) -> None:
+    """Issue 29: the SDK's resources/subscribe deprecation warning (SPEC-06 asks for the
+    method: the kit calls it on purpose) is not printed a dozen times per run."""
+    assert "DeprecationWarning" not in reference_run.output
