@@ -5,7 +5,7 @@
 # fake Odoo (`--entrypoint fake-odoo`) and the conformance kit's command (without its extra).
 
 # --- builder: the wheel, from the same sources a release is built from
-FROM python:3.12-slim AS builder
+FROM python:3.11-slim AS builder
 WORKDIR /src
 COPY pyproject.toml README.md LICENSE ./
 COPY src ./src
@@ -15,7 +15,7 @@ COPY spec ./spec
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
 
 # --- the server: the wheel alone, run as an unprivileged user
-FROM python:3.12-slim
+FROM python:3.11-slim
 RUN useradd --create-home --uid 10001 odoo-mcp
 COPY --from=builder /dist/ /tmp/dist/
 # with the redis extra: ODOO_MCP_STATE_URL shares rate limits and session owners among replicas

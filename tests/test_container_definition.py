@@ -161,3 +161,10 @@ def test_the_image_installs_the_extra_that_shared_state_needs() -> None:
         args for kind, args in _instructions("final") if kind == "RUN" and "pip install" in args
     ]
     assert len(installs) == 1 and '[redis]"' in installs[0], installs
+
+
+def test_the_image_is_on_the_python_the_spec_names() -> None:
+    """REQ-01-28: the image runs on python:3.11-slim (issue 29: it was 3.12 with no decision)."""
+    stages = [_instructions("builder"), _instructions("final")]
+    froms = [rest.split()[0] for pairs in stages for kind, rest in pairs if kind == "FROM"]
+    assert froms == ["python:3.11-slim", "python:3.11-slim"]
