@@ -23,9 +23,9 @@ from typing import Final
 from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
-from odoo_mcp.cli import config_from_args, serve
+from odoo_mcp.cli import EXIT_CONFIG, config_from_args, serve
 from odoo_mcp.cli import main as odoo_mcp_main
-from odoo_mcp.config import ENV_VARS
+from odoo_mcp.config import ENV_VARS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.plugins import PluginCommand
 
@@ -72,24 +72,49 @@ def run_demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
         "odoo_api_key": ADMIN_API_KEY,
     }
     config = config_from_args(args, _without_connection(environ), fixed=fixed)
+    if config.transport == "http" and config.http_auth_enabled:
+        # callers' Bearer keys are checked by logging in to the Odoo: this one has no address
+        print(
+            "odoo-mcp demo: HTTP with Bearer authentication needs a real Odoo to check the "
+            "keys; the demo's fake Odoo is in process. Serve the demo on a loopback --host "
+            "(127.0.0.1, the default) without --http-auth on, or run `fake-odoo serve` and "
+            "`odoo-mcp serve --transport http` against it.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
     transport = FakeOdooTransport(app=fake.app)
     connection = ConnectionManager(
         config.connection_settings(), transport=transport, backoff=config.reconnect_backoff()
     )
-    print(
-        f"odoo-mcp demo: MCP on stdio against a fake Odoo {DEMO_VERSION} with demo data "
-        f"(in process, logged in as admin; mode {config.mode.value}).\n"
-        "Add it to an MCP client (claude_desktop_config.json, .vscode/mcp.json, ...):\n"
-        + json.dumps(client_snippet(), indent=2),
-        file=sys.stderr,
-        flush=True,
-    )
+    print(_banner(config), file=sys.stderr, flush=True)
     return serve(config, connection)
+
+
+def _banner(config: OdooMcpConfig) -> str:
+    """What the demo serves and how to add it to a client, for the transport it serves."""
+    about = (
+        f"against a fake Odoo {DEMO_VERSION} with demo data (in process, logged in as admin; "
+        f"mode {config.mode.value})"
+    )
+    if config.transport == "http":
+        url = f"http://{config.host}:{config.port}{config.mcp_path}"
+        entry = {"mcpServers": {"odoo-demo": {"type": "http", "url": url}}}
+        return (
+            f"odoo-mcp demo: MCP over streamable HTTP at {url} {about}, no authentication.\n"
+            "Add it to an MCP client that speaks HTTP (.vscode/mcp.json, Cursor, ...):\n"
+            + json.dumps(entry, indent=2)
+        )
+    return (
+        f"odoo-mcp demo: MCP on stdio {about}.\n"
+        "Add it to an MCP client (claude_desktop_config.json, .vscode/mcp.json, ...):\n"
+        + json.dumps(client_snippet(), indent=2)
+    )
 
 
 #: ``odoo-mcp demo``: the entry point pyproject.toml declares in the ``odoo_mcp.commands`` group
 COMMAND: Final = PluginCommand(
-    help="serve MCP over stdio against a built-in fake Odoo", run=run_demo
+    help="serve MCP (stdio, or --transport http on loopback) against a built-in fake Odoo",
+    run=run_demo,
 )
 
 

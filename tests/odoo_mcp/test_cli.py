@@ -26,6 +26,7 @@ from mcp_servers import error_body
 from odoo_mcp.cli import EXIT_CONFIG, EXIT_FAILED, main
 from odoo_mcp.plugins import GROUP, PluginCommand, load
 from odoo_mcp_demo import client_snippet
+from odoo_mcp_demo.http_process import free_port
 
 
 def _stderr_problems(err: str) -> list[str]:
@@ -475,3 +476,29 @@ def test_help_names_where_the_secret_goes(command: str, capsys: pytest.CaptureFi
         main([command, "--help"], environ={})
     text = " ".join(capsys.readouterr().out.split())
     assert "ODOO_API_KEY" in text and "ODOO_PASSWORD" in text
+
+
+def test_the_demo_refuses_http_auth_it_cannot_check(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 29: the demo's fake Odoo is in process, so no Bearer key can be checked: a public
+    host (where authentication is forced on) is refused, not served half-working."""
+    code = main(["demo", "--transport", "http", "--host", "0.0.0.0"], environ={})
+    assert code == EXIT_CONFIG
+    assert "loopback" in capsys.readouterr().err
+
+
+def test_the_demo_over_http_says_so() -> None:
+    """Issue 29: `demo --transport http --port N` serves HTTP there and says so (it printed a
+    stdio snippet before); the banner gives the URL a client needs."""
+    port = free_port()
+    command = [sys.executable, "-m", "odoo_mcp", "demo", "--transport", "http", "--port", str(port)]
+    with subprocess.Popen(
+        command, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+    ) as process:
+        try:
+            assert process.stderr is not None
+            banner = "".join(process.stderr.readline() for _ in range(3))
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+    assert f"streamable HTTP at http://127.0.0.1:{port}/mcp" in banner, banner
+    assert "stdio" not in banner
