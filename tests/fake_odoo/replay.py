@@ -106,7 +106,14 @@ __all__ = [
 
 
 def capture_names(batch: Batch = ODOO19) -> list[str]:
-    return sorted(path.name for path in batch.captures.glob("*.json"))
+    """The batch's wire captures (a request or a flow of them); batch 4's
+    ``meta_method_signatures.json`` is ``inspect.signature`` output, not traffic: the
+    signature tests read it."""
+    return sorted(
+        path.name
+        for path in batch.captures.glob("*.json")
+        if not path.name.startswith("meta_method_signatures")
+    )
 
 
 def load_capture(name: str, batch: Batch = ODOO19) -> dict[str, Any]:

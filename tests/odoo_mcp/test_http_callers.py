@@ -7,7 +7,7 @@ from typing import Any
 import anyio
 import pytest
 
-from fake_odoo.demo import ADMIN_API_KEY, ADMIN_UID, DEMO_API_KEY, DEMO_UID
+from fake_odoo.demo import ADMIN_API_KEY, ADMIN_UID, DEMO_API_KEY, DEMO_UID, demo_uid
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import FakeOdooTransport
 from mcp_servers import fake_config
@@ -134,7 +134,7 @@ async def test_a_new_caller_costs_one_odoo_call_and_no_new_pool(version: str, to
     callers = CallerConnections(settings, endpoint=server.endpoint)
     fake.reset_calls()
     caller = await callers.resolve(token)
-    assert caller.uid == DEMO_UID
+    assert caller.uid == demo_uid(fake.db.major)
     assert len(fake.calls) == 1, fake.calls
     assert caller.connection.endpoint is server.endpoint  # the server's pool, not a new one
     assert caller.connection.odoo_version == server.odoo_version

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from fake_odoo.demo import ADMIN_API_KEY
+from fake_odoo.demo import ADMIN_API_KEY, demo_uid
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport, serve_fake_odoo
 from odoo_mcp.connection import (
@@ -378,7 +378,7 @@ async def test_jsonrpc_session_expiry_reauthenticates(fake: FakeOdoo) -> None:
 @pytest.mark.parametrize("fake", VERSIONS, indirect=True)
 async def test_demo_user_access_error_is_typed(fake: FakeOdoo) -> None:
     async with _manager(fake, username="demo", password="demo") as conn:
-        assert conn.uid == 5
+        assert conn.uid == demo_uid(fake.db.major)
         with pytest.raises(OdooRpcError) as caught:
             await conn.unlink("res.users", [2])
     assert caught.value.error_class == "odoo.exceptions.AccessError"
