@@ -2,9 +2,9 @@
 
 Imitates the URL map of an Odoo server with the ``rpc`` and ``web`` modules: XML-RPC
 (``/xmlrpc/2/<service>``, legacy ``/xmlrpc/<service>``), JSON-RPC (``/jsonrpc`` and the
-``/web/...`` session routes), JSON-2 (``/json/2/...``, from 19 on), ``GET /web/version``;
-anything else is werkzeug's HTML 404.  Faults are applied by ``FaultMiddleware``
-around all of it except ``/__fake__/``.
+``/web/...`` session routes), JSON-2 (``/json/2/...``, from 19 on), ``GET /web/version``
+(from 18 on); anything else is the version's HTML 404 page (``fake_odoo.wire.pages``).
+Faults are applied by ``FaultMiddleware`` around all of it except ``/__fake__/``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from fake_odoo.faults import FaultMiddleware
 from fake_odoo.wire.errors import werkzeug_html
 from fake_odoo.wire.json2 import handle_json2
 from fake_odoo.wire.jsonrpc import handle_jsonrpc, json_response
+from fake_odoo.wire.pages import not_found_page
+from fake_odoo.wire.versions import has_web_version_route, json_route_type, wrong_type_status
 from fake_odoo.wire.xmlrpc import handle_xmlrpc
 
 if TYPE_CHECKING:
@@ -46,6 +48,11 @@ _WRONG_TYPE = (
     "&#39;{path}&#39; is type=&#39;jsonrpc&#39;.<br><br>Please verify the Content-Type "
     "request header and try again."
 )
+# Odoo 17's text has neither json2 nor the advice (meta_version step 8)
+_WRONG_TYPE_17 = (
+    "Request inferred type is compatible with [&#39;http&#39;] but "
+    "&#39;{path}&#39; is type=&#39;{route_type}&#39;."
+)
 
 
 def _guard(handler: Handler) -> Handler:
@@ -58,6 +65,16 @@ def _guard(handler: Handler) -> Handler:
             return Response(b"", 400)
 
     return guarded
+
+
+def _wrong_type(major: int, path: str) -> Response:
+    """A request that is not a JSON POST on a JSON-RPC route (werkzeug's HTML page)."""
+    status = wrong_type_status(major)
+    if status == 415:
+        text = _WRONG_TYPE.format(path=path)
+    else:
+        text = _WRONG_TYPE_17.format(path=path, route_type=json_route_type(major))
+    return Response(werkzeug_html(status, text), status, headers=_HTML)
 
 
 def create_app(fake: FakeOdoo) -> Starlette:
@@ -73,13 +90,15 @@ def create_app(fake: FakeOdoo) -> Starlette:
         path = request.url.path
         route = _JSONRPC_ROUTES.get(path, "call_kw")  # /web/dataset/call_kw/<model>/<method>
         if request.method != "POST":
-            return Response(werkzeug_html(415, _WRONG_TYPE.format(path=path)), 415, headers=_HTML)
+            return _wrong_type(fake.db.major, path)
         return await handle_jsonrpc(request, fake, route)
 
     async def json2(request: Request) -> Response:
         return await handle_json2(request, fake, request.path_params.get("subpath", ""))
 
     async def web_version(request: Request) -> Response:
+        if not has_web_version_route(fake.db.major):
+            return not_found_page(fake)  # no such route before 18: any method is a 404
         if request.method != "GET":
             # an http route with csrf=True: a POST without token is refused
             text = werkzeug_html(400, "Session expired (invalid CSRF token)")
@@ -90,7 +109,7 @@ def create_app(fake: FakeOdoo) -> Starlette:
         )
 
     async def not_found(request: Request) -> Response:
-        return Response(werkzeug_html(404), 404, headers=_HTML)
+        return not_found_page(fake)
 
     any_method = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
     routes = [

@@ -27,8 +27,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 def test_run_without_the_extra_names_it(
     module: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """After ``pip install odoo-mcp-reference`` (no extra) ``run`` says what to install, in one line,
-    and exits 2, before touching the target."""
+    """After ``pip install odoo-mcp-reference`` (no extra) ``run`` says what to install, in
+    one line, and exits 2, before touching the target."""
     monkeypatch.setitem(sys.modules, module, None)  # what an absent module looks like
     code = main(["run", "--target", "no-such-target.toml", "--report-dir", "unused"])
     assert code == 2

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import OTHER_ODOO_VERSIONS, VERSION_FEATURES
 from kit_runs import KitRun
+
+from conftest import OTHER_ODOO_VERSIONS, VERSION_FEATURES
 
 #: how the kit words a scenario another version cannot run (odoo_mcp_conformance.capabilities)
 WHY_NOT_APPLICABLE = re.compile(

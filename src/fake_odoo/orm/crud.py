@@ -1,11 +1,11 @@
 """create / write / unlink, imitating ``BaseModel.create``, ``write`` and ``unlink``.
 
-Order of events per record as in Odoo: access check, unknown-field KeyError,
-defaults, conversion, the row is written, x2many commands run, stored
-computed fields are recomputed, then the database-level checks (required ->
-Odoo 19's "Missing required value" ValidationError, foreign keys and UNIQUE
-constraints -> psycopg2 errors) and the Python ones (parent loops,
-``@api.constrains``).  Everything runs in a transaction: a failure undoes it.
+Order of events per record as in Odoo: access check, unknown field (19's KeyError, 17's
+ValueError), defaults, conversion, the row is written, x2many commands run, stored
+computed fields are recomputed, then the database-level checks (required -> the
+version's NOT NULL ValidationError, foreign keys and UNIQUE constraints -> psycopg2
+errors) and the Python ones (parent loops, ``@api.constrains``).  Everything runs in a
+transaction: a failure undoes it.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _split(
     for name, value in vals.items():
         field = fields.get(name)
         if field is None:
-            raise KeyError(name)
+            raise unknown_field(model, name)
         if name == "id" or (field.compute is not None and not field.store):
             continue  # Odoo ignores values of computed fields without inverse
         if field.type in X2MANY:
@@ -81,7 +81,7 @@ def create(model: BaseModel, vals_list: Any) -> BaseModel:
         vals = dict(vals)
         for name in vals:
             if name not in model._fields:
-                raise KeyError(name)
+                raise unknown_field(model, name)
         vals.update(_defaults(model, vals))
         columns, relations = _split(model, vals, creating=True)
         row = {
@@ -212,13 +212,7 @@ def _check_database(record: BaseModel, touched: set[str]) -> None:
             continue
         value = row[name]
         if field.required and field.type != "boolean" and (value is None or value is False):
-            raise ValidationError(
-                "The operation cannot be completed: Missing required value for the field "
-                f"'{field.label}' ({name}).\nModel: '{record.model_label()}' ({record._name})\n"
-                "- create/update: a mandatory field is not set\n"
-                "- delete: another model requires the record being deleted, you can archive "
-                "it instead\n"
-            )
+            raise ValidationError(_missing_required(record, field.label, name))
         if field.type == "many2one" and value and name in touched:
             comodel = field.comodel_name  # type: ignore[attr-defined]
             if comodel in record.env.db.store and record.env.db.row(comodel, value) is None:
@@ -243,6 +237,33 @@ def _check_database(record: BaseModel, touched: set[str]) -> None:
                     f'duplicate key value violates unique constraint "{record._table}_{cname}"\n'
                     f"DETAIL:  Key ({', '.join(columns)})=({shown}) already exists.\n"
                 )
+
+
+def _missing_required(record: BaseModel, label: str, name: str) -> str:
+    """The text ``odoo.service.model`` gives a NOT NULL violation, per version."""
+    model = f"{record.model_label()} ({record._name})"
+    if record.env.major <= 17:  # err_xmlrpc_create_sale_order_no_partner of the 17 batch
+        return (
+            "The operation cannot be completed:\n"
+            "- Create/update: a mandatory field is not set.\n"
+            "- Delete: another model requires the record being deleted. If possible, archive "
+            f"it instead.\n\nModel: {model}\nField: {label} ({name})\n"
+        )
+    return (
+        "The operation cannot be completed: Missing required value for the field "
+        f"'{label}' ({name}).\nModel: '{record.model_label()}' ({record._name})\n"
+        "- create/update: a mandatory field is not set\n"
+        "- delete: another model requires the record being deleted, you can archive "
+        "it instead\n"
+    )
+
+
+def unknown_field(model: BaseModel, name: str) -> Exception:
+    """What create/write raise for a field the model does not have: Odoo 17's ValueError
+    (err_xmlrpc_write_unknown_field of the 17 batch), 19's KeyError of ``_fields[name]``."""
+    if model.env.major <= 17:
+        return ValueError(f"Invalid field {name!r} on model {model._name!r}")
+    return KeyError(name)
 
 
 #: field types whose raw values are hashable, so the store's value index can serve them

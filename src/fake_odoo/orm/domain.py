@@ -61,6 +61,54 @@ def operators(major: int) -> frozenset[str]:
     return BASE_OPERATORS | HIERARCHY_OPERATORS if major >= 17 else BASE_OPERATORS
 
 
+#: Odoo 17's ``expression.TERM_OPERATORS`` (+ ``'<>'``): the exact, case-sensitive spellings
+#: its ``is_leaf`` accepts (so ``'LIKE'`` or ``'=='`` are an "Invalid leaf" there)
+LEGACY_TERM_OPERATORS = BASE_OPERATORS | HIERARCHY_OPERATORS | {"<>"}
+
+
+def legacy_expression(major: int) -> bool:
+    """Whether domains go through Odoo 17's ``odoo.osv.expression`` rather than 19's
+    ``Domain``: its checks and texts ("Invalid field ... in leaf (...)", "Domain [...] is
+    syntactically not correct.") are in ``check_legacy`` (err_xmlrpc_invalid_domain_field,
+    flow_domain_operators of the 17 batch).  16's expression.py checks in another order
+    (no ``_anyfy_leaves``) and is not captured: it keeps the fake's generic texts."""
+    return major == 17
+
+
+def check_syntax(domain: Sequence[Any]) -> None:
+    """Odoo 17's ``normalize_domain``: count the operands each operator expects.
+
+    Raises its ``ValueError`` with the domain as given; ``any`` sub-domains are checked too.
+    """
+    expected = 1
+    for token in domain:
+        if expected == 0:
+            expected = 1  # juxtaposed items: an implicit '&'
+        if isinstance(token, (list, tuple)):
+            expected -= 1
+            value = token[2] if len(token) == 3 and token[1] in HIERARCHY_OPERATORS else None
+            if isinstance(value, (list, tuple)):
+                check_syntax(value)
+        else:
+            expected += {"!": 1, "&": 2, "|": 2}.get(token, 0) - 1
+    if domain and expected:
+        raise ValueError(f"Domain {domain} is syntactically not correct.")
+
+
+_CONSTANT_LEAVES = ((1, "=", 1), (0, "=", 1))
+
+
+def is_legacy_leaf(item: Any) -> bool:
+    """Odoo 17's ``is_leaf``: a 3-item list or tuple, a known operator, a field name (or a
+    constant leaf)."""
+    return (
+        isinstance(item, (list, tuple))
+        and len(item) == 3
+        and item[1] in LEGACY_TERM_OPERATORS
+        and ((isinstance(item[0], str) and bool(item[0])) or tuple(item) in _CONSTANT_LEAVES)
+    )
+
+
 def parse(domain: Any) -> Node:
     """Parse a domain list into a tree, raising Odoo's ``Domain()`` errors.
 

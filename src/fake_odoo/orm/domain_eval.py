@@ -6,7 +6,8 @@ their positive form (so they match empty values too), dotted paths become
 ``any`` on the relation (``not any`` of the positive condition for a negative
 operator on an x2many), a string compared with a relational field is a name
 search on the comodel, and ``child_of``/``parent_of`` walk ``_parent_name``.
-Errors carry Odoo's texts (``Invalid field res.partner.x in condition (...)``).
+Errors carry Odoo's texts (``Invalid field res.partner.x in condition (...)``; Odoo 17's
+``in leaf`` ones and its up-front checks are ``check_legacy``).
 Every node is evaluated even when no candidate is left, so a bad domain
 always raises, as in Odoo where the whole domain is compiled first.
 """
@@ -39,6 +40,58 @@ def evaluate(model: BaseModel, domain: Any, ids: Iterable[int] | None = None) ->
     rows = model.env.db.rows(model._name)
     candidates: Ids = rows.keys() if ids is None else set(ids)
     return _Evaluator(model).run(node, candidates)
+
+
+def check_legacy(model: BaseModel, domain: list[Any]) -> None:
+    """The checks Odoo 17 makes before evaluating a domain, in its order and with its texts.
+
+    ``normalize_domain`` (syntax), then ``_anyfy_leaves`` (each item unpacked as a
+    ``(left, operator, right)`` triple with Python's own errors, field names resolved
+    along dotted paths and into ``any``), then ``check_leaf`` (operators).
+    """
+    D.check_syntax(domain)
+    _anyfy(model, domain)
+    _check_leaves(model, domain)
+
+
+def _anyfy(model: BaseModel, domain: Any) -> None:
+    for item in domain:
+        if isinstance(item, str) and item in ("!", "&", "|"):
+            continue
+        left, operator, right = item = tuple(item)
+        if item in ((1, "=", 1), (0, "=", 1)):
+            continue
+        path = left.split(".", 1)
+        field = model._fields.get(path[0])
+        if field is None:
+            raise ValueError(f"Invalid field {model._name}.{path[0]} in leaf {item}")
+        comodel = getattr(field, "comodel_name", None)
+        if comodel is None:
+            continue
+        if len(path) > 1 and field.relational:
+            _anyfy(model.env[comodel], [(path[1], operator, right)])
+        elif operator in D.HIERARCHY_OPERATORS and isinstance(right, (list, tuple)):
+            _anyfy(model.env[comodel], right)
+
+
+def _check_leaves(model: BaseModel, domain: Any) -> None:
+    for item in domain:
+        if isinstance(item, str) and item in ("!", "&", "|"):
+            continue
+        left, operator, right = item
+        fname, _, rest = left.partition(".") if isinstance(left, str) else ("", "", "")
+        field = model._fields.get(fname)
+        comodel = getattr(field, "comodel_name", None)
+        if rest and comodel is not None:
+            # a dotted path became ``(fname, 'any', [(rest, operator, right)])``: that leaf is
+            # valid, the rest is checked by the sub-search
+            _check_leaves(model.env[comodel], [(rest, operator, right)])
+            continue
+        if not D.is_legacy_leaf(item):
+            raise ValueError(f"Invalid leaf {tuple(item)}")
+        nested = operator in D.HIERARCHY_OPERATORS and isinstance(right, (list, tuple))
+        if comodel is not None and nested:
+            _check_leaves(model.env[comodel], right)
 
 
 def filter_ids(model: BaseModel, domain: Any, ids: Iterable[int]) -> list[int]:
@@ -75,7 +128,13 @@ class _Evaluator:
         return self.leaf(node[1], node[2], node[3], candidates)
 
     def _error(self, template: str, *args: Any, cond: tuple[Any, Any, Any]) -> ValueError:
-        return ValueError(template % args + " in condition " + D.condition_repr(*cond))
+        leaf = D.condition_repr(*cond)
+        if not D.legacy_expression(self.env.major):
+            return ValueError(template % args + " in condition " + leaf)
+        # 17's expression.py says "leaf" where 19's Domain says "condition"
+        if template == "Invalid operator":
+            return ValueError("Invalid leaf " + leaf)
+        return ValueError(template % args + " in leaf " + leaf)
 
     def _sub(self, comodel: str, active_test: bool) -> BaseModel:
         sub: BaseModel = self.env[comodel].with_context(active_test=active_test)
@@ -217,6 +276,11 @@ class _Evaluator:
         comodel = self._sub(comodel_name, False)
         parent = comodel._parent_name
         ids = self._to_ids(comodel, value)
+        if parent not in comodel._fields and D.legacy_expression(self.env.major):
+            # 17 reads ``_fields[parent]`` only when some id is given (flow_domain_child_of)
+            if ids:
+                raise KeyError(parent)
+            return set()
         if parent not in comodel._fields:
             raise self._error(
                 "Invalid field %s.%s",

@@ -1,13 +1,19 @@
-"""The public ORM methods every model has, with Odoo 19's names and signatures.
+"""The public ORM methods every model has, and in which Odoo versions they exist.
 
 They are gathered on ``BaseMethods`` (a base of ``BaseModel``) and renamed
-``BaseModel.<name>`` so that Python's own ``TypeError`` for an unexpected
-keyword reads exactly as Odoo's (``BaseModel._read_format() got an unexpected
-keyword argument 'bogus_kwarg'``).  The work is done in sibling modules.
+``BaseModel.<name>`` (``Base.<name>`` for the web module's ``web_*``) so that
+Python's own ``TypeError`` for an unexpected keyword reads exactly as Odoo's
+(``BaseModel._read_format() got an unexpected keyword argument 'bogus_kwarg'``).
+``METHOD_VERSIONS`` holds every version fact about them: which majors have a
+method, and the signature shim of a version whose parameter names differ.  The
+work is done in sibling modules.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fake_odoo.orm import access, crud
@@ -22,12 +28,10 @@ if TYPE_CHECKING:
     from fake_odoo.orm.database import Environment
     from fake_odoo.orm.model import BaseModel
 
-#: methods that exist only in some versions: name -> (first major, last major)
-METHOD_VERSIONS: dict[str, tuple[int | None, int | None]] = {
-    "name_get": (None, 16),
-    "has_access": (18, None),
-    "formatted_read_group": (19, None),
-}
+#: the last major whose ``copy`` takes one record and answers its id (later: any, ids)
+COPY_SINGLETON_UNTIL = 17  # capture flow_copy_partner (17: int, "Expected singleton")
+#: the last major whose ``check_access_rights(op)`` answers True when allowed (later: None)
+CHECK_ACCESS_RIGHTS_TRUE_UNTIL = 17  # capture meta_check_access_rights step 27
 
 
 def _check_fields(model: BaseModel, fnames: Any) -> list[str]:
@@ -161,7 +165,7 @@ class BaseMethods:
         return vals_list
 
     def copy(self: Any, default: dict[str, Any] | None = None) -> Any:
-        if self.env.major < 18:
+        if self.env.major <= COPY_SINGLETON_UNTIL:
             self.ensure_one()
         crud.check_existing(self)
         access.check_acl(self, "read")
@@ -191,6 +195,10 @@ class BaseMethods:
         return [[rec.id, rec.display_name] for rec in records]
 
     def name_get(self: Any) -> list[list[Any]]:
+        if self.env.major >= 17:  # in the log only, nothing on the wire (ok_*_partner_name_get)
+            logging.getLogger("py.warnings").warning(
+                "DeprecationWarning: Since 17.0, deprecated method, read display_name instead"
+            )
         return [[rec.id, rec.display_name] for rec in self.exists()]
 
     @api_model
@@ -224,10 +232,41 @@ class BaseMethods:
         return formatted_read_group(self, domain, groupby, aggregates, having, offset, limit, order)
 
     @api_model
+    def web_search_read(
+        self: Any,
+        domain: Any,
+        specification: dict[str, Any],
+        offset: int = 0,
+        limit: int | None = None,
+        order: str | None = None,
+        count_limit: int | None = None,
+    ) -> dict[str, Any]:
+        records = self.search(domain, offset=offset, limit=limit, order=order)
+        values = records.web_read(specification)
+        if not values:
+            return {"length": 0, "records": []}
+        length = len(values) + offset
+        # a full page may hide more records: count them, up to count_limit
+        if limit and len(values) == limit and not (count_limit and count_limit <= length):
+            length = self.search_count(domain, limit=count_limit)
+        return {"length": length, "records": values}
+
+    def web_read(self: Any, specification: dict[str, Any]) -> list[dict[str, Any]]:
+        fnames = list(specification) or ["id"]
+        if fnames == ["id"]:
+            return [{"id": id_} for id_ in self.ids]
+        values_list: list[dict[str, Any]] = self.read(fnames, load=None)
+        for fname, spec in specification.items():
+            field = self._fields.get(fname)
+            if field is not None and "fields" in (spec or {}):
+                _web_read_relational(self, values_list, fname, field.type, spec)
+        return values_list
+
+    @api_model
     def check_access_rights(self: Any, operation: str, raise_exception: bool = True) -> Any:
         allowed = access.check_acl(self, operation, raise_exception)
         if raise_exception:
-            return None if self.env.major >= 18 else True
+            return True if self.env.major <= CHECK_ACCESS_RIGHTS_TRUE_UNTIL else None
         return allowed
 
     def has_access(self: Any, operation: str) -> bool:
@@ -245,21 +284,96 @@ class BaseMethods:
         access.check_rules(self.exists(), operation)
 
 
-def name_search_v16(
+def _web_read_relational(
+    records: Any, values_list: list[dict[str, Any]], fname: str, ftype: str, spec: Any
+) -> None:
+    """Nest the comodel's ``web_read`` in place of many2one / x2many ids (``limit``: only the
+    first ids of each x2many are read, the others stay ``{"id": n}``, ok_callkw_web_read)."""
+    co_records = records.mapped(fname)
+    subspec = dict(spec["fields"])
+    if ftype == "many2one":
+        want_name = subspec.pop("display_name", None) is not None
+        data = {vals["id"]: vals for vals in co_records.web_read(subspec)}
+        if want_name:
+            for rec in co_records.sudo():
+                data[rec.id]["display_name"] = rec.display_name
+        for values in values_list:
+            if values[fname]:
+                values[fname] = data[values[fname]]
+    elif ftype in ("one2many", "many2many"):
+        limit = spec.get("limit")
+        if limit is not None:
+            wanted = dict.fromkeys(i for values in values_list for i in values[fname][:limit])
+            co_records = co_records.browse(list(wanted))
+        data = {vals["id"]: vals for vals in co_records.web_read(subspec)}
+        for values in values_list:
+            values[fname] = [data.get(i) or {"id": i} for i in values[fname]]
+
+
+def name_search_args(
     self: Any,
     name: str = "",
     args: Any = None,
     operator: str = "ilike",
     limit: int | None = 100,
 ) -> list[list[Any]]:
-    """Odoo <= 16's signature of name_search (``args`` instead of ``domain``)."""
+    """Odoo <= 17's signature of name_search (``args``; 18 renamed it ``domain``)."""
     result: list[list[Any]] = self.name_search(name, args, operator, limit)
     return result
 
 
-name_search_v16.__qualname__ = "BaseModel.name_search"
-name_search_v16._api_model = True  # type: ignore[attr-defined]
+def default_get_fields(self: Any, fields: list[str]) -> dict[str, Any]:
+    """Odoo 19's signature of default_get (``fields``; ``fields_list`` before)."""
+    result: dict[str, Any] = self.default_get(fields)
+    return result
+
+
+name_search_args.__qualname__ = "BaseModel.name_search"
+default_get_fields.__qualname__ = "BaseModel.default_get"
+name_search_args._api_model = True  # type: ignore[attr-defined]
+default_get_fields._api_model = True  # type: ignore[attr-defined]
 
 for _name, _member in list(vars(BaseMethods).items()):
     if callable(_member) and not _name.startswith("__"):
-        _member.__qualname__ = f"BaseModel.{_name}"
+        # the web module adds web_* on its ``Base`` (err_callkw_web_search_read_fields_kwarg)
+        owner = "Base" if _name.startswith("web_") else "BaseModel"
+        _member.__qualname__ = f"{owner}.{_name}"
+
+
+@dataclass(frozen=True)
+class Versions:
+    """The majors in which a public method exists, and its signature where it changed.
+
+    ``shims``: (first major, last major, function with that version's parameter names,
+    forwarding to the implementation); ``None`` bounds are open.
+    """
+
+    first: int | None = None
+    last: int | None = None
+    shims: tuple[tuple[int | None, int | None, Callable[..., Any]], ...] = ()
+
+    def exists_in(self, major: int) -> bool:
+        return _within(major, self.first, self.last)
+
+    def shim_for(self, major: int) -> Callable[..., Any] | None:
+        return next((f for lo, hi, f in self.shims if _within(major, lo, hi)), None)
+
+
+def _within(major: int, first: int | None, last: int | None) -> bool:
+    return (first is None or major >= first) and (last is None or major <= last)
+
+
+#: the version facts of the public methods: absent here = in every version, as implemented
+METHOD_VERSIONS: dict[str, Versions] = {
+    # deprecated in 17 (ok_xmlrpc_partner_name_get), removed in 18
+    "name_get": Versions(last=17),
+    # Odoo 18's access API: unknown on 17 (meta_check_access_rights steps 28-31)
+    "has_access": Versions(first=18),
+    "check_access": Versions(first=18),
+    # unknown on 17 (flow_read_group steps 10-11)
+    "formatted_read_group": Versions(first=19),
+    # 17 takes args= and refuses domain= (flow_name_search steps 3 and 6)
+    "name_search": Versions(shims=((None, 17, name_search_args),)),
+    # fields_list up to 18, fields on 19 (ok_json2_default_get_fields)
+    "default_get": Versions(shims=((19, None, default_get_fields),)),
+}

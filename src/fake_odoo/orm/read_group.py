@@ -6,7 +6,8 @@ whose comodel has a fold field), non-lazy ``__count``; aggregates are named
 after the bare field; ``__domain`` is the user's domain AND the group's
 conditions; many2one keys are ``[id, display_name]``; ``field:month`` keys are
 labelled "October 2026" with a ``__range``.  Grouping by a non-stored field
-raises "Cannot convert sale.order.access_url to SQL because it is not stored".
+raises "Cannot convert sale.order.access_url to SQL because it is not stored" (17: "Cannot
+convert field sale.order.access_url to SQL").
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def _groupby_spec(model: BaseModel, spec: str) -> tuple[str, Field, str | None]:
     if field is None:
         raise ValueError(f"Invalid field {fname!r} on model {model._name!r}")
     if not field.store:
+        if model.env.major <= 17:  # flow_read_group step 12 of the 17 batch
+            raise ValueError(f"Cannot convert field {model._name}.{fname} to SQL")
         raise ValueError(f"Cannot convert {model._name}.{fname} to SQL because it is not stored")
     if field.type in ("date", "datetime"):
         return spec, field, granularity or "month"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from fake_odoo.orm import access
 from fake_odoo.orm import domain as D
-from fake_odoo.orm.domain_eval import evaluate
+from fake_odoo.orm.domain_eval import check_legacy, evaluate
 from fake_odoo.orm.exceptions import UserError
 
 if TYPE_CHECKING:
@@ -188,6 +188,8 @@ def search_ids(
     """The ids a user may see matching ``domain``, ordered and paged."""
     access.check_acl(model, "read")
     domain = list(domain or [])
+    if D.legacy_expression(model.env.major):
+        check_legacy(model, domain)
     node = D.parse(active_domain(model, domain))
     terms_check = parse_order(model, order) if ordered else None
     rule = access.rule_node(model, "read")

@@ -1,13 +1,14 @@
 """``call_kw``: dispatch of one RPC call, imitating ``odoo.service.model``.
 
 The wire layers (XML-RPC ``execute_kw``, JSON-RPC, JSON-2) all end here.
-Errors as Odoo 19 raises them: unknown model -> UserError "Object x doesn't
+Errors as Odoo raises them: unknown model -> UserError "Object x doesn't
 exist"; a private method -> AccessError "Private methods (such as 'm.x')
-cannot be called remotely."; unknown method -> AttributeError "The method
-'m.x' does not exist".  Record methods take their ids as ``args[0]``;
-``@api.model`` methods take none.  Each call is a transaction, and a
-database constraint error becomes the ValidationError Odoo's ``retrying``
-turns it into.
+cannot be called remotely." (17: "(such as x)"); unknown method ->
+AttributeError "The method 'm.x' does not exist" (17: "The method 'x' does not
+exist on the model 'm'").  Which methods a version has: ``METHOD_VERSIONS``.
+Record methods take their ids as ``args[0]``; ``@api.model`` methods take none.
+Each call is a transaction, and a database constraint error becomes the
+ValidationError Odoo's ``retrying`` turns it into.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from fake_odoo.orm.exceptions import (
     UserError,
     ValidationError,
 )
-from fake_odoo.orm.methods import METHOD_VERSIONS, name_search_v16
+from fake_odoo.orm.methods import COPY_SINGLETON_UNTIL, METHOD_VERSIONS, Versions
 from fake_odoo.orm.model import BaseModel
 
 #: recordset plumbing that real Odoo refuses over RPC like a private method
@@ -70,27 +71,31 @@ def resolve(db: Database, model: str, method: str) -> Any:
     cls = db.registry.get(model)
     if cls is None:
         raise UserError(f"Object {model} doesn't exist")
-    if method.startswith("_") or method in NOT_REMOTE:
-        raise AccessError(
-            f"Private methods (such as '{model}.{method}') cannot be called remotely."
-        )
-    lo, hi = METHOD_VERSIONS.get(method, (None, None))
+    if method.startswith("_"):
+        raise private_method_error(db, model, method)
+    versions = METHOD_VERSIONS.get(method, Versions())
+    if not versions.exists_in(db.major):
+        raise unknown_method_error(db, model, method)
+    if method in NOT_REMOTE:
+        raise private_method_error(db, model, method)
     func = getattr(cls, method, None)
-    if method == "name_search" and db.major <= 16 and func is BaseModel.name_search:
-        func = name_search_v16
-    if (
-        func is None
-        or isinstance(func, property)
-        or not callable(func)
-        or (lo is not None and db.major < lo)
-        or (hi is not None and db.major > hi)
-    ):
-        raise AttributeError(f"The method '{model}.{method}' does not exist")
+    if func is None or isinstance(func, property) or not callable(func):
+        raise unknown_method_error(db, model, method)
     if is_private(func):
-        raise AccessError(
-            f"Private methods (such as '{model}.{method}') cannot be called remotely."
-        )
-    return func
+        raise private_method_error(db, model, method)
+    return versions.shim_for(db.major) or func
+
+
+def private_method_error(db: Database, model: str, method: str) -> AccessError:
+    # 17 names the bare method (err_xmlrpc_private_method, err_callkw_private_method)
+    name = method if db.major <= 17 else f"'{model}.{method}'"
+    return AccessError(f"Private methods (such as {name}) cannot be called remotely.")
+
+
+def unknown_method_error(db: Database, model: str, method: str) -> AttributeError:
+    if db.major <= 17:  # err_xmlrpc_unknown_method, err_callkw_unknown_method
+        return AttributeError(f"The method '{method}' does not exist on the model '{model}'")
+    return AttributeError(f"The method '{model}.{method}' does not exist")
 
 
 def is_model_method(db: Database, model: str, method: str) -> bool:
@@ -138,7 +143,7 @@ def to_jsonable(
             given = args[0] if args else kwargs.get("vals_list")
             if isinstance(given, dict):
                 return result.id
-        if method == "copy" and db.major < 18:
+        if method == "copy" and db.major <= COPY_SINGLETON_UNTIL:
             return result.id
         return list(result.ids)
     return plain(result)

@@ -24,6 +24,7 @@ from fake_odoo.orm.exceptions import (
     message_of,
     qualified_name,
 )
+from fake_odoo.wire.versions import serializes_debug_first
 
 __all__ = [
     "format_traceback",
@@ -53,15 +54,20 @@ def _arguments(exc: BaseException) -> list[Any]:
     return [arg if isinstance(arg, str | int | float | bool) else str(arg) for arg in exc.args]
 
 
-def serialize_exception(exc: BaseException) -> dict[str, Any]:
-    """``odoo.http.serialize_exception``: the {name, message, arguments, context, debug} dict."""
-    return {
+def serialize_exception(exc: BaseException, major: int = 19) -> dict[str, Any]:
+    """``odoo.http.serialize_exception``: the {name, message, arguments, context, debug} dict.
+
+    The keys come in the order of the server's version (``debug`` second on 17).
+    """
+    data = {
         "name": qualified_name(exc),
         "message": message_of(exc),
         "arguments": _arguments(exc),
         "context": dict(getattr(exc, "context", None) or {}),
-        "debug": format_traceback(exc),
     }
+    if serializes_debug_first(major):
+        return {"name": data.pop("name"), "debug": format_traceback(exc), **data}
+    return {**data, "debug": format_traceback(exc)}
 
 
 def http_status_of(exc: BaseException) -> int:

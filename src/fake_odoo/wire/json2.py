@@ -4,7 +4,7 @@ Bearer API key (scheme case-insensitive), optional ``X-Odoo-Database``, the body
 the method's named arguments plus ``ids`` and ``context``; success is the bare JSON
 result (``create`` always a list), errors are ``{name, message, arguments, context,
 debug}`` with an HTTP status (400/401/403/404/422/500).  Servers before 19 have no such
-route: every ``/json/2`` URL is werkzeug's HTML 404 there.
+route: every ``/json/2`` URL is their unknown-URL HTML 404 page there.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from fake_odoo.orm.exceptions import BadRequest, NotFound, Unauthorized, Unproce
 from fake_odoo.orm.service import resolve
 from fake_odoo.wire.errors import http_status_of, serialize_exception, werkzeug_html
 from fake_odoo.wire.jsonrpc import json_response
+from fake_odoo.wire.pages import not_found_page
 from fake_odoo.wire.signatures_odoo19 import BASE, MODELS, Signature
+from fake_odoo.wire.versions import has_json2
 
 if TYPE_CHECKING:
     from fake_odoo.handle import FakeOdoo
@@ -40,8 +42,8 @@ def html_not_found() -> Response:
 
 async def handle_json2(request: Request, fake: FakeOdoo, subpath: str) -> Response:
     """Serve any request under ``/json/2/``."""
-    if fake.db.major < 19:
-        return html_not_found()
+    if not has_json2(fake.db.major):
+        return not_found_page(fake)  # no /json/2 route: the server's unknown-URL page
     dbname = request.headers.get("x-odoo-database")
     if dbname is not None and dbname != fake.db.name:
         # no registry for that database: Odoo has no JSON-2 route to match

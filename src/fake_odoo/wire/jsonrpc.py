@@ -5,8 +5,8 @@ Routes: ``/jsonrpc`` (the ``common``/``db``/``object`` services, stateless),
 ``/web/session/destroy``, ``/web/dataset/call_kw[/<model>/<method>]`` (cookie session)
 and ``/web/webclient/version_info``.  Always HTTP 200; the envelope is
 ``{"jsonrpc", "id", "error"|"result"}`` and, like Odoo's ``_response``, a None result
-leaves the ``result`` key out.  Error codes: 0, 404 for werkzeug NotFound, 100 for an
-expired session.
+leaves the ``result`` key out.  Error codes: 0 (200 up to Odoo 17), 404 for werkzeug
+NotFound, 100 for an expired session.
 """
 
 from __future__ import annotations
@@ -22,8 +22,14 @@ from starlette.responses import Response
 
 from fake_odoo.orm.exceptions import AccessDenied, AccessError, BadRequest, NotFound
 from fake_odoo.wire.errors import is_not_found, serialize_exception
+from fake_odoo.wire.pages import HTML_CONTENT_TYPE
 from fake_odoo.wire.services import dispatch_rpc, warn_deprecated
 from fake_odoo.wire.session import SESSION_COOKIE, SESSION_MAX_AGE, Session, session_info
+from fake_odoo.wire.versions import (
+    callkw_checks_model_first,
+    jsonrpc_error_code,
+    jsonrpc_rejects_bad_json_as_text,
+)
 
 if TYPE_CHECKING:
     from fake_odoo.handle import FakeOdoo
@@ -68,14 +74,33 @@ def _envelope(request_id: Any, result: Any = None, error: Any = None) -> dict[st
     return response
 
 
-def _error(exc: BaseException) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": 0, "message": "Odoo Server Error"}
+def _error(exc: BaseException, major: int) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": jsonrpc_error_code(major), "message": "Odoo Server Error"}
     if is_not_found(exc):
         error = {"code": 404, "message": "404: Not Found"}
     elif isinstance(exc, SessionExpiredException):
         error = {"code": 100, "message": "Odoo Session Expired"}
-    error["data"] = serialize_exception(exc)
+    error["data"] = serialize_exception(exc, major)
     return error
+
+
+class _BadJson(Exception):
+    """Odoo 17 aborts an unparsable body with a bare text response, outside the envelope."""
+
+
+def _parse(body: bytes, major: int) -> tuple[Any, dict[str, Any]]:
+    """(request id, params) of a JSON-RPC body."""
+    try:
+        payload = json.loads(body)
+        return payload.get("id"), payload.get("params") or {}
+    except ValueError as exc:
+        if jsonrpc_rejects_bad_json_as_text(major):
+            raise _BadJson("Invalid JSON data") from exc
+        raise BadRequest("Invalid JSON data") from exc
+    except AttributeError as exc:
+        if jsonrpc_rejects_bad_json_as_text(major):
+            raise _BadJson("Invalid JSON-RPC data") from exc
+        raise BadRequest("Invalid JSON data") from exc
 
 
 async def handle_jsonrpc(request: Request, fake: FakeOdoo, route: str) -> Response:
@@ -87,21 +112,23 @@ async def handle_jsonrpc(request: Request, fake: FakeOdoo, route: str) -> Respon
         warn_deprecated(fake, path)
     set_cookie: list[Session] = []
 
+    major = fake.db.major
+
     def run() -> dict[str, Any]:
         request_id: Any = None
         try:
-            try:
-                payload = json.loads(body)
-                request_id = payload.get("id")
-                params = payload.get("params") or {}
-            except (ValueError, AttributeError) as exc:
-                raise BadRequest("Invalid JSON data") from exc
+            request_id, params = _parse(body, major)
             endpoint = _routes(fake, path, sid, set_cookie)[route]
             return _envelope(request_id, result=endpoint(**params))
+        except _BadJson:
+            raise
         except Exception as exc:
-            return _envelope(request_id, error=_error(exc))
+            return _envelope(request_id, error=_error(exc, major))
 
-    response = json_response(await run_in_threadpool(run))
+    try:
+        response = json_response(await run_in_threadpool(run))
+    except _BadJson as exc:
+        return Response(str(exc).encode(), 400, headers={"Content-Type": HTML_CONTENT_TYPE})
     for session in set_cookie:
         response.set_cookie(
             SESSION_COOKIE, session.sid, max_age=SESSION_MAX_AGE, httponly=True, samesite="lax"
@@ -150,11 +177,16 @@ def _routes(
     ) -> Any:
         sent = kwargs.get("context") if isinstance(kwargs, dict) else None
         fake.record("web", _path, "object", method, model=model, context=sent)
-        # The route's readonly check looks the model up before authentication: an unknown model
-        # is werkzeug's bare 404, with or without a session (err_callkw_unknown_model).
-        if model not in fake.db.registry:
+        # Odoo 19's readonly check looks the model up before authentication: an unknown model
+        # is werkzeug's bare 404, with or without a session (err_callkw_unknown_model); 17 has
+        # no such check and answers the registry's KeyError (same capture of the 17 batch).
+        known = model in fake.db.registry
+        if callkw_checks_model_first(fake.db.major) and not known:
             raise NotFound()
         session = user_session()
+        if not known and not method.startswith("_"):
+            # 17's ``_call_kw``: ``check_method_name`` (private names), then ``request.env[model]``
+            raise KeyError(model)
         return fake.call_kw(session.uid, model, method, list(args), dict(kwargs))
 
     def version_info() -> Any:

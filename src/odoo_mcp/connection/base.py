@@ -4,16 +4,24 @@
 each adapter (``OdooProtocol``) and the ``ConnectionManager`` (which adds re-authentication and
 retry around the adapter) inherit it, so tools use the same wrappers either way.
 
-Version differences live here, not in the tools (decision 16):
+Version differences live here, not in the tools (decision 16), and every one of them is read
+from the table in ``versions.py`` (real 17.0 and 19.0 captures, Odoo's pull requests between):
 
-========================  ===========================  ==================================
-call                      Odoo 14-16                   Odoo 17+
-========================  ===========================  ==================================
-``name_search``           keyword ``args=``            keyword ``domain=`` (args= is a TypeError)
-``name_get``              ``name_get(ids)``            ``read(ids, ['display_name'])``
-``copy``                  returns an int (<= 17)       returns ``[id]`` (18+): unwrapped to int
-``create`` (one dict)     int                          int; JSON-2 returns ``[id]``: unwrapped
-========================  ===========================  ==================================
+========================  ===============================  ===================================
+call                      Odoo 14 - 18.0 (saas~18.2)       from 19.0 (saas~18.3)
+========================  ===============================  ===================================
+``name_search``           keyword ``args=`` (``domain=``   keyword ``domain=`` (``args=`` is a
+                          is a TypeError on 17)            TypeError)
+``name_get``              ``name_get(ids)`` up to 16;      ``read(ids, ['display_name'])``
+                          deprecated on 17: display_name
+``copy``                  an int before saas~17.2          ``[id]`` from saas~17.2 (18.0):
+                                                           unwrapped to the int
+``default_get``           ``fields_list`` on BaseModel,    ``fields``
+                          other names in overrides: the
+                          fields go by position
+``create`` (one dict)     int                              int; JSON-2 returns ``[id]``:
+                                                           unwrapped
+========================  ===============================  ===================================
 """
 
 from __future__ import annotations
@@ -27,6 +35,12 @@ import httpx2
 from odoo_mcp.connection.errors import OdooConnectionError
 from odoo_mcp.connection.shapes import CallOutcome, OdooValue, merge_context
 from odoo_mcp.connection.version import OdooVersion, ProtocolName
+from odoo_mcp.connection.versions import (
+    exists,
+    is_deprecated,
+    parameters,
+    returns,
+)
 
 __all__ = ["CallOutcome", "OdooCalls", "OdooProtocol", "OdooValue", "merge_context"]
 
@@ -40,12 +54,25 @@ def _malformed(what: str, value: object) -> OdooConnectionError:
 
 
 def _single_id(value: OdooValue) -> int:
-    # create/copy return an int, or a one-element list (JSON-2 create, copy in 18+).
+    # create/copy return an int, or a one-element list (JSON-2 create, copy from saas~17.2).
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise _malformed("a record id", value)
+
+
+def new_record_id(method: str, value: OdooValue, version: OdooVersion | None) -> int:
+    """REQ-02b-02: the one id a ``create``/``copy`` of one record answered: an int or ``[id]``
+    as ``versions.returns`` says for the version and protocol. The other shape is taken too
+    (a saas series between the captures, a misread version): the id is the id."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    shape = returns(method, version)
+    expected = "a record id" if shape == "id" else "a list of one record id"
+    raise _malformed(f"{expected} from {method}", value)
 
 
 def _records(value: OdooValue) -> list[dict[str, Any]]:
@@ -143,7 +170,8 @@ class OdooCalls(ABC):
         context: Mapping[str, object] | None = None,
     ) -> int:
         """REQ-02b-02: create one record; the new id whatever the protocol returns."""
-        return _single_id(await self.execute_kw(model, "create", [dict(values)], None, context))
+        result = await self.execute_kw(model, "create", [dict(values)], None, context)
+        return new_record_id("create", result, self.odoo_version)
 
     async def write(
         self,
@@ -152,7 +180,8 @@ class OdooCalls(ABC):
         values: Mapping[str, OdooValue],
         context: Mapping[str, object] | None = None,
     ) -> bool:
-        """REQ-02b-02: write the same values on every record."""
+        """REQ-02b-02: write the same values on every record, passed by position (up to 18
+        models name the parameter ``vals`` or ``values``: ``versions.positional_only``)."""
         result = await self.execute_kw(model, "write", [list(ids), dict(values)], None, context)
         return bool(result)
 
@@ -196,19 +225,24 @@ class OdooCalls(ABC):
         limit: int = 5,
         context: Mapping[str, object] | None = None,
     ) -> list[tuple[int, str]]:
-        """REQ-02b-02: name_search; the domain keyword is ``args`` up to 16, ``domain`` from 17."""
-        version = self.odoo_version
-        kwargs: dict[str, OdooValue] = {"name": name, "operator": operator, "limit": limit}
-        keyword = "args" if version is not None and version.major <= 16 else "domain"
-        kwargs[keyword] = list(domain or [])
+        """REQ-02b-02: name_search, by the keywords of the version (``versions``): the domain
+        is ``args=`` up to 18.0 (17 refuses ``domain=``), ``domain=`` from saas~18.3 / 19."""
+        name_kw, domain_kw, operator_kw, limit_kw = parameters("name_search", self.odoo_version)
+        kwargs: dict[str, OdooValue] = {
+            name_kw: name,
+            domain_kw: list(domain or []),
+            operator_kw: operator,
+            limit_kw: limit,
+        }
         return _pairs(await self.execute_kw(model, "name_search", [], kwargs, context))
 
     async def name_get(
         self, model: str, ids: Sequence[int], context: Mapping[str, object] | None = None
     ) -> list[tuple[int, str]]:
-        """REQ-02b-02: (id, display name) pairs; name_get is gone from 17, read display_name."""
+        """REQ-02b-02: (id, display name) pairs: ``name_get`` where it exists undeprecated (to
+        16); ``display_name`` where it is deprecated (17) or gone (18+), same answer."""
         version = self.odoo_version
-        if version is not None and version.major <= 16:
+        if exists("name_get", version) and not is_deprecated("name_get", version):
             return _pairs(await self.execute_kw(model, "name_get", [list(ids)], None, context))
         rows = await self.read(model, ids, ["display_name"], context)
         return [(int(row["id"]), str(row["display_name"])) for row in rows]
@@ -220,15 +254,22 @@ class OdooCalls(ABC):
         default: Mapping[str, OdooValue] | None = None,
         context: Mapping[str, object] | None = None,
     ) -> int:
-        """REQ-02b-02: duplicate one record; an int before 18, ``[id]`` from 18 (decision 16)."""
-        kwargs = {} if default is None else {"default": dict(default)}
-        return _single_id(await self.execute_kw(model, "copy", [[record_id]], kwargs, context))
+        """REQ-02b-02: duplicate one record; Odoo answers an int before saas~17.2 (17.0
+        included), ``[id]`` from it (``versions``): the new id either way (decision 16)."""
+        (default_kw,) = parameters("copy", self.odoo_version)
+        kwargs = {} if default is None else {default_kw: dict(default)}
+        result = await self.execute_kw(model, "copy", [[record_id]], kwargs, context)
+        return new_record_id("copy", result, self.odoo_version)
 
     async def default_get(
         self, model: str, fields: Sequence[str], context: Mapping[str, object] | None = None
     ) -> dict[str, Any]:
-        """REQ-02b-02: default values for the given fields."""
-        result = await self.execute_kw(model, "default_get", [list(fields)], None, context)
+        """REQ-02b-02: default values for the given fields, passed by position: up to 18
+        models override default_get under other names than BaseModel's ``fields_list`` (17:
+        res.partner and sale.order say ``fields``; ``versions.positional_only``), from 19 every
+        model says ``fields``, the name JSON-2 binds them to (``versions.parameters``)."""
+        args: list[OdooValue] = [list(fields)]
+        result = await self.execute_kw(model, "default_get", args, None, context)
         if not isinstance(result, dict):
             raise _malformed("a dict of defaults", result)
         return result

@@ -5,9 +5,10 @@ method parameter by name. The generic ``execute_kw(model, method, args, kwargs)`
 positional convention of XML-RPC, where a record method's first positional argument is its ids.
 
 The names come from Odoo 19's declared signatures (``signatures_odoo19``: the model's own
-methods, then ``BaseModel``'s), the table the fake Odoo binds its JSON-2 bodies to. The table
-below holds what that capture lacks (methods private in 19, or added by a module it did not
-inspect) and documents the common ones:
+methods, then ``BaseModel``'s), the table the fake Odoo binds its JSON-2 bodies to. For what
+that capture lacks (methods private in 19, or added by a module it did not inspect), the
+version table (``versions.py``) gives the names at JSON-2's first version, 19.0, and whether
+the method takes ids (``@api.model`` ones do not):
 
 ==========================  =======  =====================================================
 method                      ids?     positional args, in order
@@ -15,26 +16,27 @@ method                      ids?     positional args, in order
 search_read                 no       domain, fields, offset, limit, order
 search                      no       domain, offset, limit, order
 search_count                no       domain, limit
-search_fetch                no       domain, field_names, offset, limit, order
 read                        yes      fields, load
 write                       yes      vals
 create                      no       vals_list
 unlink                      yes      -
 copy                        yes      default
-exists                      yes      -
 fields_get                  no       allfields, attributes
-name_search                 no       name, domain, operator, limit
+name_search                 no       name, domain (``args`` up to 18.0), operator, limit
 name_create                 no       name
 read_group                  no       domain, fields, groupby, offset, limit, orderby, lazy
 formatted_read_group        no       domain, groupby, aggregates, having, offset, limit, order
-default_get                 no       fields (fields_list before 19; JSON-2 exists from 19)
+default_get                 no       fields (``fields_list`` up to 18)
 check_access_rights         no       operation, raise_exception
-has_access                  no       operation
+has_access                  yes      operation
 check_access_rule           yes      operation
-context_get                 no       -
+context_get                 no       - (res.users; in neither capture)
 action_*, button_*          yes      - (further arguments must be passed by name)
 anything else               yes if the first positional argument is an id or a list of ids
 ==========================  =======  =====================================================
+
+(``search_fetch``, ``exists`` and ``check_access`` are in the version table too but private
+in 19: JSON-2 refuses them whatever the body.)
 """
 
 from __future__ import annotations
@@ -45,33 +47,18 @@ from typing import Final
 from odoo_mcp.connection.base import OdooValue
 from odoo_mcp.connection.errors import OdooConfigurationError
 from odoo_mcp.connection.signatures_odoo19 import BASE, MODELS
+from odoo_mcp.connection.versions import JSON2_SINCE, METHODS, exists, parameters
 
 __all__ = ["JSON2_PARAMS", "declared_params", "to_named_params"]
 
-# (takes ids, positional parameter names after the ids)
+# (takes ids, positional parameter names after the ids): the version table at 19.0, plus
+# res.users.context_get, which neither capture inspected
 JSON2_PARAMS: Final[Mapping[str, tuple[bool, tuple[str, ...]]]] = {
-    "search_read": (False, ("domain", "fields", "offset", "limit", "order")),
-    "search": (False, ("domain", "offset", "limit", "order")),
-    "search_count": (False, ("domain", "limit")),
-    "search_fetch": (False, ("domain", "field_names", "offset", "limit", "order")),
-    "read": (True, ("fields", "load")),
-    "write": (True, ("vals",)),
-    "create": (False, ("vals_list",)),
-    "unlink": (True, ()),
-    "copy": (True, ("default",)),
-    "exists": (True, ()),
-    "fields_get": (False, ("allfields", "attributes")),
-    "name_search": (False, ("name", "domain", "operator", "limit")),
-    "name_create": (False, ("name",)),
-    "read_group": (False, ("domain", "fields", "groupby", "offset", "limit", "orderby", "lazy")),
-    "formatted_read_group": (
-        False,
-        ("domain", "groupby", "aggregates", "having", "offset", "limit", "order"),
-    ),
-    "default_get": (False, ("fields",)),
-    "check_access_rights": (False, ("operation", "raise_exception")),
-    "has_access": (False, ("operation",)),
-    "check_access_rule": (True, ("operation",)),
+    **{
+        method: (not entry.model_method, parameters(method, JSON2_SINCE))
+        for method, entry in METHODS.items()
+        if exists(method, JSON2_SINCE)
+    },
     "context_get": (False, ()),
 }
 

@@ -2,6 +2,16 @@
 
 It answers the three protocols the way Odoo 19 does (shapes from real captures) but knows only
 the handful of calls these tests make; the full fake Odoo serves the integration tests.
+
+Its version facts are written out here from the captures, independently of the server's table
+(``odoo_mcp.connection.versions``), so that a wrong table fails these tests:
+``name_search`` takes ``args=`` up to 18.0 (real 17 refuses ``domain=``:
+``odoo17/err_xmlrpc_name_search_domain_kwarg.json``) and ``domain=`` on 19 (19 refuses
+``args=``: ``flow_name_search.json``); ``name_get`` exists up to 17
+(``odoo17/ok_xmlrpc_partner_name_get.json``); ``copy`` answers an int and refuses several
+records on 17, ``[id]`` from 18 (``flow_copy_partner.json``); ``default_get``'s parameter is
+``fields_list`` on BaseModel but ``fields`` on res.partner up to 18 (17's
+``meta_method_signatures.json``), ``fields`` everywhere on 19.
 """
 
 from __future__ import annotations
@@ -56,6 +66,8 @@ class ScriptedOdoo:
     faults: list[Fault] = field(default_factory=list)
     sessions: set[str] = field(default_factory=set)
     results: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: (model, method) -> the answer, for the next call only
+    answers: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     # --- fault helpers: each is consumed by one request -------------------------------------
     def fail_next(self, *faults: Fault) -> None:
@@ -76,6 +88,8 @@ class ScriptedOdoo:
         self, protocol: str, model: str, method: str, args: list[Any], kw: dict[str, Any]
     ) -> Any:
         self.calls.append((protocol, model, method, args, kw))
+        if (model, method) in self.answers:
+            return self.answers.pop((model, method))
         if (model, method) in self.results:
             return self.results[(model, method)]
         if method == "context_get":
@@ -87,18 +101,27 @@ class ScriptedOdoo:
         if method == "create":
             return [42] if protocol == "json2" else 42
         if method == "copy":
+            ids = kw.get("ids") or args[0]
+            assert self.major >= 18 or len(ids) == 1, "ValueError: Expected singleton"
             return [43] if self.major >= 18 else 43
+        if method == "default_get":
+            # 17: BaseModel says fields_list, res.partner says fields: only by position is safe
+            names = {"fields"} if self.major >= 19 else set()
+            assert set(kw) - {"context", "ids"} <= names, kw
+            fields = kw.get("fields", args[0] if args else None)
+            assert isinstance(fields, list), (args, kw)
+            return {name: False for name in fields}
         if method in ("action_lock", "button_draft"):
             return None
         if method == "read":
             ids = kw.get("ids") or args[0]
             return [{"id": i, "display_name": f"Partner {i}"} for i in ids]
         if method == "name_search":
-            expected = "args" if self.major <= 16 else "domain"
+            expected = "args" if self.major <= 18 else "domain"
             assert set(kw) - {"context"} == {"name", expected, "operator", "limit"}, kw
             return [[1, "Acme"]]
         if method == "name_get":
-            assert self.major <= 16
+            assert self.major <= 17, "AttributeError: name_get"
             return [[i, f"Partner {i}"] for i in args[0]]
         return True
 

@@ -81,7 +81,7 @@ async def test_xmlrpc_sends_uid_secret_and_merged_context(harness: Harness) -> N
     }
 
 
-@pytest.mark.parametrize("major", [16, 17, 19])
+@pytest.mark.parametrize("major", [16, 17, 18, 19])
 @pytest.mark.req("REQ-02a-08")
 async def test_version_dependent_signatures(harness: Harness, major: int) -> None:
     harness.odoo.major = major
