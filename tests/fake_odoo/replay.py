@@ -1,12 +1,12 @@
 """Capture replay: send a real Odoo request to the fake and normalise both answers.
 
 A capture (``tests/fixtures/odoo19/*.json`` and ``odoo17/*.json``, trimmed copies of real Odoo
-19 and 17 traffic: one ``Batch`` each) is one request or a flow of steps.  ``Replayer.run``
-sends each step with independent clients (stdlib ``xmlrpc.client.ServerProxy`` for XML-RPC, plain ``httpx2`` for JSON-RPC, JSON-2 and
-bare HTTP) against a served fake, rewriting API key placeholders and the ids of records
-created earlier in the replay (``replay_ids.IdMap``), and returns, per step, the ``Outcome``
-real Odoo gave and the one the fake gave; ``compare`` lists their differences.
-"""
+19 and 17 traffic: one ``Batch`` each) is one request or a flow of steps. ``Replayer.run``
+sends each step with independent clients (stdlib ``xmlrpc.client.ServerProxy`` for XML-RPC,
+plain ``httpx2`` for JSON-RPC, JSON-2 and bare HTTP) against a served fake, rewriting API key
+placeholders and the ids of records created earlier in the replay (``replay_ids.IdMap``), and
+returns, per step, the ``Outcome`` real Odoo gave and the one the fake gave; ``compare`` lists
+their differences."""
 
 from __future__ import annotations
 
