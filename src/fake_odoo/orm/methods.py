@@ -39,7 +39,9 @@ def _check_fields(model: BaseModel, fnames: Any) -> list[str]:
         return list(model._fields)
     for name in fnames:
         if name not in model._fields:
-            raise ValueError(f"Invalid field {name!r} on {model._name!r}")
+            # 17: "... on model 'res.partner'" (err_xmlrpc_invalid_fields_list)
+            where = "model " if model.env.major <= 17 else ""
+            raise ValueError(f"Invalid field {name!r} on {where}{model._name!r}")
     return list(fnames)
 
 
@@ -317,7 +319,7 @@ def name_search_args(
     operator: str = "ilike",
     limit: int | None = 100,
 ) -> list[list[Any]]:
-    """Odoo <= 17's signature of name_search (``args``; 18 renamed it ``domain``)."""
+    """Odoo <= 18.0's signature of name_search (``args``; saas~18.3 renamed it ``domain``)."""
     result: list[list[Any]] = self.name_search(name, args, operator, limit)
     return result
 
@@ -372,8 +374,9 @@ METHOD_VERSIONS: dict[str, Versions] = {
     "check_access": Versions(first=18),
     # unknown on 17 (flow_read_group steps 10-11)
     "formatted_read_group": Versions(first=19),
-    # 17 takes args= and refuses domain= (flow_name_search steps 3 and 6)
-    "name_search": Versions(shims=((None, 17, name_search_args),)),
+    # 17 takes args= and refuses domain= (flow_name_search steps 3 and 6); 18.0 still does:
+    # the rename came with saas~18.3 (odoo/odoo#198154), a 19 feature for an 18.0 server
+    "name_search": Versions(shims=((None, 18, name_search_args),)),
     # fields_list up to 18, fields on 19 (ok_json2_default_get_fields)
     "default_get": Versions(shims=((19, None, default_get_fields),)),
 }

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
-from odoo_mcp.connection import CallOutcome, OdooError
+from odoo_mcp.connection import CallOutcome, OdooError, versions
 from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import normalize_records
 from odoo_mcp.registry import FieldInfo
@@ -232,20 +232,24 @@ def _result(
 async def _name_get_without_name_get(
     ctx: ServerContext, params: ExecuteInput
 ) -> ExecuteResult | None:
-    """REQ-04-28: ``name_get`` is gone from Odoo 17; answer it from ``display_name`` there.
+    """REQ-04-28: ``name_get`` is deprecated on Odoo 17 and gone from 18 (the version table):
+    answer it from ``display_name`` there.
 
     The caller gets what name_get gave on 16 (``[[id, name], ...]``) for the same one call,
     instead of an AttributeError fault for a method the spec names (REQ-04-26's list).
     """
     version = ctx.odoo.odoo_version
-    if params.method != "name_get" or version is None or version.major < 17 or not params.args:
+    if params.method != "name_get" or version is None or not params.args:
+        return None
+    if versions.exists("name_get", version) and not versions.is_deprecated("name_get", version):
         return None
     first = params.args[0]
     ids = [first] if isinstance(first, int) else first
     if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
         return None  # let Odoo answer the malformed call as it would
     pairs = await ctx.odoo.name_get(params.model, ids)
-    note = f"Odoo {version} has no name_get; the names come from display_name."
+    state = "deprecates" if versions.exists("name_get", version) else "has no"
+    note = f"Odoo {version} {state} name_get; the names come from display_name."
     return ExecuteResult(result_type="value", result=[[i, n] for i, n in pairs], note=note)
 
 

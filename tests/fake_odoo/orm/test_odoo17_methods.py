@@ -167,3 +167,11 @@ def test_base_signatures_match_real_17(v17: FakeOdoo) -> None:
         assert params == [p["name"] for p in spec["params"]], name
         served += 1
     assert served >= 15
+
+
+def test_18_still_takes_args_for_name_search() -> None:
+    """Odoo 18.0 kept ``args=``: saas~18.3 renamed it (odoo/odoo#198154)."""
+    v18 = FakeOdoo("18.0")
+    assert call(v18, "res.partner", "name_search", "Az", args=[])
+    with pytest.raises(Exception, match="unexpected keyword argument 'domain'"):
+        call(v18, "res.partner", "name_search", "Az", domain=[])
