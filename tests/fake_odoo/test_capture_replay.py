@@ -79,9 +79,7 @@ RESULTS: dict[tuple[str, str], bool] = {}  # (batch, capture) -> replayed identi
 
 
 @pytest.mark.parametrize(("batch", "name"), _captures())
-def test_capture_replays_identically(
-    replayers: dict[str, Replayer], batch: str, name: str
-) -> None:
+def test_capture_replays_identically(replayers: dict[str, Replayer], batch: str, name: str) -> None:
     reports = replayers[batch].run(name)
     RESULTS[(batch, name)] = not any(r.differences for r in reports)
     entry = DIFFERENCES[batch].get(name)

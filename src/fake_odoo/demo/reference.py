@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from fake_odoo.demo.common import create_at
-from fake_odoo.models.res_groups import groups_field
+from fake_odoo.models.res_company import sms_confirmation_field
+from fake_odoo.models.res_groups import group_naming, groups_field
 
 ADMIN_API_KEY = "0a1f6b3e9c2d4e5f8a7b6c5d4e3f2a1b0c9d8e7f"
 DEMO_API_KEY = "5d3c2b1a0f9e8d7c6b5a49382716f5e4d3c2b1a0"
@@ -60,6 +61,9 @@ DEMO_GROUPS = (
     "sales_team.group_sale_salesman",
     "stock.group_stock_user",
 )
+#: Odoo 17's demo user is also Invoicing / Billing: it may create payments and read every
+#: invoice (odoo17/flow_demo_user_permissions.json steps 21, 36; err_callkw_demo_create_payment)
+DEMO_GROUPS_17 = (*DEMO_GROUPS, "account.group_account_invoice")
 #: (id, name, ISO code, phone code, currency code) of the countries the data uses
 COUNTRIES = (
     (10, "Argentina", "AR", 54, "ARS"),
@@ -111,7 +115,8 @@ MODULES = (
 
 def build_groups(env: Any) -> None:
     groups = env["res.groups"]
-    for xmlid, category, name, implied in APP_GROUPS:
+    for xmlid, app_category, app_name, implied in APP_GROUPS:
+        category, name = group_naming(env.major, xmlid, app_category, app_name)
         group = groups.create(
             {
                 "name": name,
@@ -177,7 +182,7 @@ def build_company(env: Any) -> None:
             "email": "info@yourcompany.com",
             "phone": "+1 555-555-5556",
             # stock_sms's default, where it is installed
-            **({"stock_text_confirmation": True} if "stock_sms" not in uninstalled else {}),
+            **({sms_confirmation_field(env.major): True} if "stock_sms" not in uninstalled else {}),
         },
     )
     env.db.set_xmlid("base.main_company", "res.company", company.id)
@@ -270,7 +275,7 @@ def build_users(env: Any) -> None:
             "password": "demo",
             "email": "mark.brown23@example.com",
         },
-        DEMO_GROUPS,
+        DEMO_GROUPS_17 if env.major == 17 else DEMO_GROUPS,
     )
     _user(
         env,

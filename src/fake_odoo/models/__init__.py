@@ -24,10 +24,12 @@ from fake_odoo.models.crm import CrmLead, CrmLead2OpportunityPartner, CrmLostRea
 from fake_odoo.models.ir_module import IrModuleModule
 from fake_odoo.models.product import ProductCategory, ProductProduct, ProductTemplate, UomUom
 from fake_odoo.models.res_company import ResCompany, ResCountry, ResCountryState, ResCurrency
-from fake_odoo.models.res_partner import ResPartner, ResPartnerCategory
+from fake_odoo.models.res_partner import ResPartnerCategory
 from fake_odoo.models.sale import SaleOrder
+from fake_odoo.models.sale_cancel_wizard import SaleOrderCancel
 from fake_odoo.models.sale_invoice_wizard import SaleAdvancePaymentInv
 from fake_odoo.models.sale_line import SaleOrderLine
+from fake_odoo.models.sale_partner import ResPartnerSale
 from fake_odoo.models.sale_team import CrmTeam, ProductPricelist, QuotationDocument
 from fake_odoo.models.stock import StockLocation, StockPickingType, StockQuant, StockWarehouse
 from fake_odoo.models.stock_move import StockMove
@@ -41,7 +43,7 @@ from fake_odoo.models.stock_wizard import (
 from fake_odoo.orm.model import BaseModel
 
 BUSINESS_MODELS: tuple[type[BaseModel], ...] = (
-    ResPartner,
+    ResPartnerSale,  # res.partner with the sale module's extension
     ResPartnerCategory,
     ResCompany,
     ResCurrency,
@@ -57,6 +59,7 @@ BUSINESS_MODELS: tuple[type[BaseModel], ...] = (
     QuotationDocument,
     SaleOrderLine,
     SaleAdvancePaymentInv,
+    SaleOrderCancel,
     StockWarehouse,
     StockLocation,
     StockPickingType,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_odoo.models.common import vals_batch
+from fake_odoo.models.common import selection_by_version, vals_batch
 from fake_odoo.orm import api, fields
 from fake_odoo.orm.exceptions import UserError
 from fake_odoo.orm.model import Model, Rule
@@ -45,6 +45,27 @@ ACCOUNT_TYPES = [
     ("off_balance", "Off-Balance Sheet"),
 ]
 _REFERENCE_ACCESS = {"base.group_user": "r", INVOICING: "r", ACCOUNT_MANAGER: "rwcu"}
+
+
+LINE_DISPLAY_TYPES = [
+    ("product", "Product"),
+    ("cogs", "Cost of Goods Sold"),
+    ("tax", "Tax"),
+    ("discount", "Discount"),
+    ("rounding", "Rounding"),
+    ("payment_term", "Payment Term"),
+    ("line_section", "Section"),
+    ("line_subsection", "Subsection"),
+    ("line_note", "Note"),
+    ("epd", "Early Payment Discount"),
+    ("non_deductible_product_total", "Non Deductible Products Total"),
+    ("non_deductible_product", "Non Deductible Products"),
+    ("non_deductible_tax", "Non Deductible Tax"),
+]
+#: Odoo 17 has no subsections nor non-deductible lines (odoo17/meta_fields_get_account_move_line)
+LINE_DISPLAY_TYPES_17 = [
+    t for t in LINE_DISPLAY_TYPES if t[0] != "line_subsection" and "non_deductible" not in t[0]
+]
 
 
 class AccountAccount(Model):
@@ -159,21 +180,7 @@ class AccountMoveLine(Model):
     sequence = fields.Integer("Sequence", default=10)
     name = fields.Char("Label")
     display_type = fields.Selection(
-        [
-            ("product", "Product"),
-            ("cogs", "Cost of Goods Sold"),
-            ("tax", "Tax"),
-            ("discount", "Discount"),
-            ("rounding", "Rounding"),
-            ("payment_term", "Payment Term"),
-            ("line_section", "Section"),
-            ("line_subsection", "Subsection"),
-            ("line_note", "Note"),
-            ("epd", "Early Payment Discount"),
-            ("non_deductible_product_total", "Non Deductible Products Total"),
-            ("non_deductible_product", "Non Deductible Products"),
-            ("non_deductible_tax", "Non Deductible Tax"),
-        ],
+        selection_by_version(LINE_DISPLAY_TYPES_17, LINE_DISPLAY_TYPES),
         "Display Type",
         required=True,
         default="product",

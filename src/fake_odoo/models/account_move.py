@@ -62,14 +62,43 @@ PROTECTED = (
     "invoice_date",
     "company_id",
 )
+#: Odoo 17's refusals of ``_post``, raised one at a time (flow_account_move_invoice.json)
+NO_PARTNER_17 = {
+    "sale": (
+        "The field 'Customer' is required, please complete it to validate the Customer Invoice."
+    ),
+    "purchase": ("The field 'Vendor' is required, please complete it to validate the Vendor Bill."),
+}
+NO_LINE_17 = "You need to add a line before posting."
 NO_CUSTOMER = (
     "The 'Customer' field is required to validate the invoice.\nYou probably don't want to"
     " explain to your auditor that you invoiced an invisible man :)"
 )
 
 
+def payment_states(model: Any) -> list[tuple[str, str]]:
+    """Odoo 17 has no "blocked" payment state (flow_account_move_invoice.json, step 34)."""
+    if model.env.major <= 17:
+        return [state for state in PAYMENT_STATES if state[0] != "blocked"]
+    return PAYMENT_STATES
+
+
+def posted_moves_editable(major: int) -> bool:
+    """Odoo 17 lets a posted invoice's lines and partner be written (flow_account_move_invoice
+    steps 7-8); 19 refuses its protected fields until reset to draft."""
+    return major <= 17
+
+
 def _own_invoices(env: Any) -> list[Any]:
     return ["|", ("invoice_user_id", "=", env.uid), ("invoice_user_id", "=", False)]
+
+
+def _document_kind(move_type: Any) -> str | None:
+    if move_type in ("out_invoice", "out_refund", "out_receipt"):
+        return "sale"
+    if move_type in ("in_invoice", "in_refund", "in_receipt"):
+        return "purchase"
+    return None
 
 
 class AccountMove(Model):
@@ -137,7 +166,7 @@ class AccountMove(Model):
     amount_total = fields.Monetary("Total", compute="_compute_total", store=True)
     amount_residual = fields.Monetary("Amount Due", compute="_compute_residual", store=True)
     payment_state = fields.Selection(
-        PAYMENT_STATES, "Payment Status", readonly=True, default="not_paid", copy=False
+        payment_states, "Payment Status", readonly=True, default="not_paid", copy=False
     )
     matched_payment_ids = fields.Many2many(
         "account.payment", "Matched Payments", copy=False, min_version=18
@@ -191,7 +220,11 @@ class AccountMove(Model):
 
     def write(self, vals: dict[str, Any]) -> Any:
         posted = [f for f in vals if f in PROTECTED]
-        if posted and any(move.state == "posted" for move in self.sudo()):
+        if (
+            posted
+            and not posted_moves_editable(self.env.major)
+            and any(move.state == "posted" for move in self.sudo())
+        ):
             raise UserError(
                 "You cannot modify the following readonly fields on a posted move: "
                 + ", ".join(posted)
@@ -207,6 +240,8 @@ class AccountMove(Model):
     def action_post(self) -> bool:
         if not self.env.su and not has_group(self.env, INVOICING):
             raise AccessError("You don't have the access rights to post an invoice.")
+        if self.env.major <= 17:
+            self._check_postable_17()
         errors: list[str] = []
         for move in self.sudo():
             if move.state != "draft":
@@ -232,6 +267,19 @@ class AccountMove(Model):
             move.line_ids._recompute()
             move._refresh_sales()
         return False
+
+    def _check_postable_17(self) -> None:
+        """Odoo 17's ``_post`` checks: the invoices' partners first, then each move's state
+        and lines, raising the first failure alone (19 merges them all)."""
+        for move in self.sudo():
+            kind = _document_kind(move.move_type)
+            if kind and not move.partner_id:
+                raise UserError(NO_PARTNER_17[kind])
+        for move in self.sudo():
+            if move.state != "draft":
+                raise UserError(f"The entry {move.name} (id {move.id}) must be in draft.")
+            if not move.line_ids:
+                raise UserError(NO_LINE_17)
 
     def _next_name(self, on_date: Any) -> str:
         prefix = f"{PREFIXES.get(self.move_type or 'entry', 'MISC')}/{to_date(on_date).year}/"

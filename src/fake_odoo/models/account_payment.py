@@ -22,6 +22,35 @@ NOTHING_TO_PAY = (
     "There's nothing left to pay for the selected journal items, so no payment registration is"
     " necessary. You've got your finances under control like a boss!"
 )
+# Odoo 17's wording (flow_sale_order_invoice_payment.json, step 29)
+NOTHING_TO_PAY_17 = (
+    "You can't register a payment because there is nothing left to pay on the selected"
+    " journal items."
+)
+#: Odoo 17's payment states (flow_sale_order_invoice_payment.json, step 31); 18 reworked them
+STATES_17 = [("draft", "Draft"), ("posted", "Posted"), ("cancel", "Cancelled")]
+STATES_19 = [
+    ("draft", "Draft"),
+    ("in_process", "In Process"),
+    ("paid", "Paid"),
+    ("canceled", "Canceled"),
+    ("rejected", "Rejected"),
+]
+
+
+def payment_states(model: Any) -> list[tuple[str, str]]:
+    return STATES_17 if model.env.major <= 17 else STATES_19
+
+
+def memo_field(major: int) -> str:
+    return "ref" if major <= 17 else "memo"
+
+
+def posted_state(major: int) -> str:
+    """A registered payment's state: 17 "posted", 19 "paid" (no outstanding-account step)."""
+    return "posted" if major <= 17 else "paid"
+
+
 PAYMENT_TYPES = [("outbound", "Send Money"), ("inbound", "Receive Money")]
 PARTNER_TYPES = [("customer", "Customer"), ("supplier", "Vendor")]
 # Odoo 19 grants account.payment to the invoicing group only (the manager inherits it): the
@@ -53,19 +82,9 @@ class AccountPayment(Model):
 
     name = fields.Char("Number", copy=False, readonly=True)
     date = fields.Date("Date", required=True, default=lambda env: env.db.now_str()[:10])
+    # the label is Odoo 17's "Status" there: orm/fields_get.py's per-version strings
     state = fields.Selection(
-        [
-            ("draft", "Draft"),
-            ("in_process", "In Process"),
-            ("paid", "Paid"),
-            ("canceled", "Canceled"),
-            ("rejected", "Rejected"),
-        ],
-        "State",
-        required=True,
-        readonly=True,
-        default="draft",
-        copy=False,
+        payment_states, "State", required=True, readonly=True, default="draft", copy=False
     )
     amount = fields.Monetary("Amount")
     payment_type = fields.Selection(PAYMENT_TYPES, "Payment Type", required=True, default="inbound")
@@ -75,7 +94,8 @@ class AccountPayment(Model):
     payment_method_line_id = fields.Many2one("account.payment.method.line", "Payment Method")
     currency_id = fields.Many2one("res.currency", "Currency", default=1)
     company_id = fields.Many2one("res.company", "Company", default=1)
-    memo = fields.Char("Memo")
+    memo = fields.Char("Memo", min_version=18)
+    ref = fields.Char("Reference", copy=False, max_version=17)  # 18 renamed it memo
     invoice_ids = fields.Many2many("account.move", "Invoices", copy=False)
     is_reconciled = fields.Boolean("Is Reconciled", readonly=True)
     is_matched = fields.Boolean("Is Matched With a Bank Statement", readonly=True)
@@ -156,7 +176,7 @@ class AccountPaymentRegister(TransientModel):
                 lambda m: m.state == "posted" and m.amount_residual > 0
             )
             if not open_moves:
-                raise UserError(NOTHING_TO_PAY)
+                raise UserError(NOTHING_TO_PAY_17 if self.env.major <= 17 else NOTHING_TO_PAY)
             journal = self.env["account.journal"].sudo().search([("type", "=", "bank")], limit=1)
             method = (
                 self.env["account.payment.method.line"]
@@ -190,7 +210,7 @@ class AccountPaymentRegister(TransientModel):
                 {
                     "name": f"{prefix}{next_number(wizard.env, prefix):05d}",
                     "date": wizard.payment_date,
-                    "state": "paid",
+                    "state": posted_state(wizard.env.major),
                     "amount": wizard.amount,
                     "payment_type": wizard.payment_type,
                     "partner_type": wizard.partner_type,
@@ -198,7 +218,7 @@ class AccountPaymentRegister(TransientModel):
                     "journal_id": journal.id,
                     "payment_method_line_id": wizard.payment_method_line_id.id,
                     "currency_id": wizard.currency_id.id,
-                    "memo": wizard.communication,
+                    memo_field(wizard.env.major): wizard.communication,
                     "invoice_ids": [(6, 0, invoices.ids)],
                     "is_reconciled": True,
                 }
@@ -209,8 +229,9 @@ class AccountPaymentRegister(TransientModel):
                 invoices.write({"payment_state": "paid"})
             else:
                 invoices.write({"payment_state": "partial"})
-            for invoice in invoices:
-                invoice.write({"matched_payment_ids": [(4, payment.id)]})
+            if "matched_payment_ids" in invoices._fields:  # from Odoo 18
+                for invoice in invoices:
+                    invoice.write({"matched_payment_ids": [(4, payment.id)]})
             invoices._recompute()
             invoices._refresh_sales()
             payments |= payment

@@ -6,7 +6,7 @@ is built (``models.base.FRAMEWORK`` hands it to the ORM).
 
 from __future__ import annotations
 
-from fake_odoo.models.res_groups import groups_field
+from fake_odoo.models.res_groups import group_naming, groups_field
 from fake_odoo.orm import fields
 from fake_odoo.orm.database import SUPERUSER_ID, Environment
 
@@ -29,7 +29,8 @@ def bootstrap(env: Environment) -> None:
     db = env.db
     if "res.groups" in env:
         ids: dict[str, int] = {}
-        for xmlid, category, name, implied in BASE_GROUPS:
+        for xmlid, base_category, base_name, implied in BASE_GROUPS:
+            category, name = group_naming(env.major, xmlid, base_category, base_name)
             gid = db.insert(
                 "res.groups",
                 {

@@ -7,6 +7,7 @@ rolled back with a failed call and never reused afterwards, like PostgreSQL sequ
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -67,3 +68,14 @@ def write_related(records: Any, values: dict[str, Any]) -> None:
                 target = target[step]
             if target:
                 target.write({last: value})
+
+
+def selection_by_version(
+    old: list[tuple[str, str]], new: list[tuple[str, str]], last_old: int = 17
+) -> Callable[[Any], list[tuple[str, str]]]:
+    """A selection callable serving ``old`` up to Odoo ``last_old``, ``new`` after it."""
+
+    def selection(model: Any) -> list[tuple[str, str]]:
+        return old if model.env.major <= last_old else new
+
+    return selection

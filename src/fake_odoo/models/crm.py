@@ -38,7 +38,10 @@ class CrmStage(Model):
         help="Enter here the internal requirements for this stage (ex: Offer sent to customer)."
         " It will appear as a tooltip over the stage's name.",
     )
-    team_ids = fields.Many2many("crm.team", "Sales Teams")
+    # Odoo 17 ties a stage to one team; reading team_ids faults there
+    # (odoo17/flow_crm_lead_pipeline.json step 1)
+    team_ids = fields.Many2many("crm.team", "Sales Teams", min_version=18)
+    team_id = fields.Many2one("crm.team", "Sales Team", ondelete="set null", max_version=17)
 
 
 class CrmLostReason(Model):
@@ -112,7 +115,7 @@ class CrmLead(Model):
         "Won/Lost",
         compute="_compute_won_status",
         store=True,
-        min_version=17,
+        min_version=18,  # unknown to 17 (odoo17/flow_crm_lead_pipeline.json step 4)
     )
     order_ids = fields.One2many("sale.order", "opportunity_id", "Orders")
 
@@ -172,7 +175,8 @@ class CrmLead(Model):
         return True
 
     def action_set_lost(self, **additional_values: Any) -> None:
-        if any(lead.stage_id.is_won for lead in self.sudo()):
+        # Odoo 17 loses a won lead too (odoo17/flow_crm_lead_pipeline.json step 15)
+        if self.env.major >= 18 and any(lead.stage_id.is_won for lead in self.sudo()):
             raise UserError("A lead in a Won stage cannot be lost. Move it to another stage first.")
         self.write(
             {
@@ -230,6 +234,11 @@ class CrmLead(Model):
         }
 
 
+CUSTOMER_ACTIONS = [("create", "Create a new customer"), ("exist", "Link to an existing customer")]
+#: 17 may also leave the lead without customer (odoo17/flow_crm_lead_pipeline.json step 19)
+CUSTOMER_ACTIONS_17 = [*CUSTOMER_ACTIONS, ("nothing", "Do not link to a customer")]
+
+
 def _active_lead(env: Any) -> Any:
     context = env.context
     if context.get("active_model", "crm.lead") != "crm.lead":
@@ -249,7 +258,7 @@ class CrmLead2OpportunityPartner(TransientModel):
         "Conversion Action",
     )
     action = fields.Selection(
-        [("create", "Create a new customer"), ("exist", "Link to an existing customer")],
+        lambda model: CUSTOMER_ACTIONS_17 if model.env.major <= 17 else CUSTOMER_ACTIONS,
         "Related Customer",
         required=True,
     )
@@ -280,6 +289,8 @@ class CrmLead2OpportunityPartner(TransientModel):
         lead = wizard.lead_id
         if wizard.action == "exist":
             partner = wizard.partner_id
+        elif wizard.action == "nothing":
+            partner = self.env["res.partner"]
         else:
             partner = self.env["res.partner"].create(
                 {

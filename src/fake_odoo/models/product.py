@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_odoo.models.common import vals_batch
+from fake_odoo.models.common import selection_by_version, vals_batch
 from fake_odoo.orm import api, fields
 from fake_odoo.orm.model import Model
 
@@ -24,6 +24,16 @@ TYPE_HELP = (
     "Goods are tangible materials and merchandise you provide.\n"
     "A service is a non-material product you provide."
 )
+# Odoo 17's "Product Type" the user sets, from which ``type`` is derived (the fake keeps the
+# two equal); gone in 18 (odoo17/meta_fields_get_product_product.json)
+DETAILED_TYPE_HELP = (
+    "A storable product is a product for which you manage stock. The Inventory app has to be"
+    " installed.\nA consumable product is a product for which stock is not managed.\nA service"
+    " is a non-material product you provide."
+)
+TRACKINGS = [("serial", "By Unique Serial Number"), ("lot", "By Lots"), ("none", "By Quantity")]
+# 17's label of "none" (odoo17/meta_fields_get_product_template.json)
+TRACKINGS_17 = [*TRACKINGS[:2], ("none", "No Tracking")]
 INVOICE_POLICIES = [("order", "Ordered quantities"), ("delivery", "Delivered quantities")]
 INVOICE_POLICY_HELP = (
     "Ordered Quantity: Invoice quantities ordered by the customer.\n"
@@ -69,6 +79,15 @@ def product_types(arg: Any) -> list[tuple[str, str]]:
     """The ``type`` selection of the served version (``arg``: an Environment or records)."""
     major = getattr(arg, "major", None) or arg.env.major
     return TYPES_NEW if major >= 18 else TYPES_OLD
+
+
+def type_from_detailed_type(vals: dict[str, Any]) -> dict[str, Any]:
+    """Odoo 17's ``detailed_type`` written as the ``type`` the fake stores."""
+    if "detailed_type" not in vals:
+        return vals
+    vals = dict(vals)
+    vals["type"] = vals.pop("detailed_type")
+    return vals
 
 
 def is_storable(product: Any) -> bool:
@@ -139,6 +158,17 @@ class _ProductCommon(Model):
     type = fields.Selection(
         product_types, "Product Type", required=True, default="consu", help=TYPE_HELP
     )
+    detailed_type = fields.Selection(
+        product_types,
+        "Product Type",
+        compute=lambda product: product.type,
+        store=False,
+        readonly=False,
+        required=True,
+        search="_search_detailed_type",
+        max_version=17,
+        help=DETAILED_TYPE_HELP,
+    )
     is_storable = fields.Boolean("Track Inventory", min_version=18, help=STORABLE_HELP)
     categ_id = fields.Many2one("product.category", "Product Category", default=1)
     uom_id = fields.Many2one("uom.uom", "Unit", required=True, default=1, help=UOM_HELP)
@@ -196,6 +226,9 @@ class _ProductCommon(Model):
         matching = [r.id for r in records if match_value("float", r[fname], operator, value)]
         return [("id", "in", matching)]
 
+    def _search_detailed_type(self, operator: str, value: Any) -> list[Any]:
+        return [("type", operator, value)]
+
     def _sync(self, counterpart: Any, vals: dict[str, Any]) -> None:
         shared = {k: v for k, v in vals.items() if k in SHARED_FIELDS and k in counterpart._fields}
         if shared and counterpart:
@@ -237,7 +270,7 @@ class ProductTemplate(_ProductCommon):
         "product.product", "Product", compute="_compute_variant", store=False
     )
     tracking = fields.Selection(
-        [("serial", "By Unique Serial Number"), ("lot", "By Lots"), ("none", "By Quantity")],
+        selection_by_version(TRACKINGS_17, TRACKINGS),
         "Tracking",
         required=True,
         default="none",
@@ -262,7 +295,7 @@ class ProductTemplate(_ProductCommon):
 
     @api.model
     def create(self, vals_list: Any) -> Any:
-        batch = vals_batch(vals_list)
+        batch = [type_from_detailed_type(vals) for vals in vals_batch(vals_list)]
         templates = super().create(batch)
         if not self.env.context.get(_SYNCING):
             # Every template gets its single variant, as Odoo's _create_variant_ids does.
@@ -277,6 +310,7 @@ class ProductTemplate(_ProductCommon):
         return templates
 
     def write(self, vals: dict[str, Any]) -> Any:
+        vals = type_from_detailed_type(vals)
         result = super().write(vals)
         if not self.env.context.get(_SYNCING):
             self._sync(self.with_context(active_test=False).product_variant_ids, vals)
@@ -402,6 +436,7 @@ class ProductProduct(_ProductCommon):
     @api.model
     def create(self, vals_list: Any) -> Any:
         batch = [vals_list] if isinstance(vals_list, dict) else [dict(v) for v in vals_list]
+        batch = [type_from_detailed_type(vals) for vals in batch]
         for vals in batch:
             if not vals.get("product_tmpl_id"):
                 # A variant created alone brings its template along, as in Odoo.
@@ -420,6 +455,7 @@ class ProductProduct(_ProductCommon):
         return super().create(batch)
 
     def write(self, vals: dict[str, Any]) -> Any:
+        vals = type_from_detailed_type(vals)
         if "lst_price" in vals and "list_price" not in vals:
             vals = dict(vals, list_price=vals["lst_price"])
         result = super().write(vals)

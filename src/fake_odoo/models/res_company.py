@@ -200,7 +200,10 @@ class ResCompany(Model):
         default="12",
     )
     has_received_warning_stock_sms = fields.Boolean("Has Received Warning Stock Sms")
-    stock_text_confirmation = fields.Boolean("Stock Text Confirmation")
+    stock_text_confirmation = fields.Boolean("Stock Text Confirmation", min_version=18)
+    # Odoo 17's stock_sms flag, renamed stock_text_confirmation later: reading the new name
+    # faults on 17 (odoo17/flow_stock_picking_validate.json step 1, meta_fields_get_res_company)
+    stock_move_sms_validation = fields.Boolean("SMS Confirmation", default=True, max_version=17)
 
     @api.model
     def create(self, vals_list: Any) -> Any:
@@ -230,3 +233,8 @@ def _pop_partner_values(company: Any, vals: dict[str, Any]) -> dict[str, Any]:
     values = pop_related(company, vals)
     values.update({k: vals.pop(k) for k in ADDRESS_FIELDS if k in vals})
     return values
+
+
+def sms_confirmation_field(major: int) -> str:
+    """The company flag by which stock_sms texts customers on delivery, by version."""
+    return "stock_move_sms_validation" if major <= 17 else "stock_text_confirmation"

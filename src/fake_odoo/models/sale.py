@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_odoo.models.common import add_days, next_number, vals_batch
+from fake_odoo.models.common import add_days, next_number, selection_by_version, vals_batch
 from fake_odoo.models.sale_actions import SaleOrderActions
 from fake_odoo.models.sale_invoice_wizard import SaleOrderInvoicing
 from fake_odoo.models.sale_line import INVOICE_STATUS
@@ -39,6 +39,8 @@ DELIVERY_STATUS = [
     ("partial", "Partially Delivered"),
     ("full", "Fully Delivered"),
 ]
+# no "started" on Odoo 17 (odoo17/meta_fields_get_sale_order.json)
+DELIVERY_STATUS_17 = [s for s in DELIVERY_STATUS if s[0] != "started"]
 SALESMAN = "sales_team.group_sale_salesman"
 SALESMAN_ALL = "sales_team.group_sale_salesman_all_leads"
 SALE_ACCESS = {SALESMAN: "rwc", "sales_team.group_sale_manager": "rwcu"}
@@ -182,7 +184,7 @@ class SaleOrder(SaleOrderInvoicing, SaleOrderActions):
         "Delivery Orders", compute="_compute_delivery_count", store=False
     )
     delivery_status = fields.Selection(
-        DELIVERY_STATUS,
+        selection_by_version(DELIVERY_STATUS_17, DELIVERY_STATUS),
         "Delivery Status",
         compute="_compute_delivery_status",
         store=True,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fake_odoo.models.product import is_storable
+from fake_odoo.models.sale_cancel_wizard import cancel_wizard_action
 from fake_odoo.orm.exceptions import UserError
 from fake_odoo.orm.model import Model
 
@@ -26,9 +27,13 @@ class SaleOrderActions(Model):
         self.write({"state": "sent"})
 
     def action_confirm(self) -> bool:
-        for order in self:
-            if order.state not in ("draft", "sent"):
-                raise UserError("Some orders are not in a state requiring confirmation.")
+        if any(order.state not in ("draft", "sent") for order in self):
+            if self.env.major <= 17:  # 17 names every order (flow_three_wire_forms_sale_order)
+                names = ", ".join(str(o.display_name) for o in self.sudo())
+                raise UserError(
+                    f"The following orders are not in a state requiring confirmation: {names}"
+                )
+            raise UserError("Some orders are not in a state requiring confirmation.")
         self.write({"state": "sale", "date_order": self.env.db.now_str()})
         for order in self:
             order.sudo()._create_delivery()
@@ -78,9 +83,21 @@ class SaleOrderActions(Model):
             picking.action_assign()
         return picking
 
-    def action_cancel(self) -> bool:
+    def action_cancel(self) -> Any:
         if any(order._is_locked() for order in self.sudo()):
             raise UserError("You cannot cancel a locked order. Please unlock it first.")
+        if self._show_cancel_wizard():
+            return cancel_wizard_action(self)
+        return self._action_cancel()
+
+    def _show_cancel_wizard(self) -> bool:
+        """Odoo <= 17 asks through ``sale.order.cancel`` before cancelling an order past draft,
+        unless ``disable_cancel_warning`` (flow_sale_order_cancel_wizard.json); 19 never."""
+        if self.env.major > 17 or self.env.context.get("disable_cancel_warning"):
+            return False
+        return any(order.state != "draft" for order in self.sudo())
+
+    def _action_cancel(self) -> bool:
         for order in self.sudo():
             if "picking_ids" in order._fields:  # sale_stock cancels the open deliveries
                 pickings = order.picking_ids

@@ -56,6 +56,31 @@ INVOICE_ACTION: dict[str, Any] = {  # account.action_move_out_invoice_type on th
     "cache": True,
 }
 
+#: the same action on the captured Odoo 17 (flow_sale_order_invoice_payment.json, step 34):
+#: "tree" views, ``groups_id``, no ``path``/``cache``/``embedded_action_ids``
+INVOICE_ACTION_17: dict[str, Any] = {
+    "id": 261,
+    "name": "Invoices",
+    "type": "ir.actions.act_window",
+    "xml_id": "account.action_move_out_invoice_type",
+    "help": INVOICE_ACTION["help"],
+    "binding_model_id": False,
+    "binding_type": "action",
+    "binding_view_types": "list,form",
+    "display_name": "Invoices",
+    "view_id": [694, "account.out.invoice.tree"],
+    "domain": "[('move_type', '=', 'out_invoice')]",
+    "res_model": "account.move",
+    "target": "current",
+    "view_mode": "tree,kanban,form,activity",
+    "mobile_view_mode": "kanban",
+    "views": [[701, "form"], [694, "tree"], [False, "kanban"], [False, "activity"]],
+    "limit": 80,
+    "groups_id": [],
+    "search_view_id": [704, "account.invoice.select"],
+    "filter": False,
+}
+
 
 def _active_orders(env: Any) -> list[int]:
     context = env.context
@@ -154,19 +179,19 @@ class SaleAdvancePaymentInv(TransientModel):
         if not orders:
             orders = self.env["sale.order"].browse(_active_orders(self.env))
         invoices = orders._create_invoices()
+        action = INVOICE_ACTION_17 if self.env.major <= 17 else INVOICE_ACTION
         if len(invoices) != 1:
-            return {**INVOICE_ACTION, "domain": [("id", "in", invoices.ids)]}
+            return {**action, "domain": [("id", "in", invoices.ids)]}
         order = orders.sudo().browse(orders.ids[:1])
-        return {
-            **INVOICE_ACTION,
-            "context": {
-                "default_move_type": "out_invoice",
-                "default_partner_id": order.partner_id.id,
-                "default_partner_shipping_id": order.partner_shipping_id.id,
-                "default_invoice_payment_term_id": order.payment_term_id.id or None,
-            },
-            "res_id": invoices.id,
+        context = {
+            "default_move_type": "out_invoice",
+            "default_partner_id": order.partner_id.id,
+            "default_partner_shipping_id": order.partner_shipping_id.id,
+            "default_invoice_payment_term_id": order.payment_term_id.id or None,
         }
+        if self.env.major <= 17:  # 17 also names the origin (flow_sale_order_invoice_payment)
+            context["default_invoice_origin"] = order.name
+        return {**action, "context": context, "res_id": invoices.id}
 
 
 class SaleOrderInvoicing:

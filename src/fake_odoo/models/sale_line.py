@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_odoo.models.common import vals_batch
+from fake_odoo.models.common import selection_by_version, vals_batch
 from fake_odoo.orm import api, fields
 from fake_odoo.orm.model import Model, Rule
 
@@ -38,6 +38,15 @@ def _own_lines(env: Any) -> list[Any]:
     return ["|", ("order_id.user_id", "=", env.uid), ("order_id.user_id", "=", False)]
 
 
+DISPLAY_TYPES = [
+    ("line_section", "Section"),
+    ("line_subsection", "Subsection"),
+    ("line_note", "Note"),
+]
+# no subsections on Odoo 17 (odoo17/meta_fields_get_sale_order_line.json)
+DISPLAY_TYPES_17 = [t for t in DISPLAY_TYPES if t[0] != "line_subsection"]
+
+
 class SaleOrderLine(Model):
     _name = "sale.order.line"
     _description = "Sales Order Line"
@@ -52,7 +61,7 @@ class SaleOrderLine(Model):
     sequence = fields.Integer("Sequence", default=10)
     name = fields.Text("Description", required=True)
     display_type = fields.Selection(
-        [("line_section", "Section"), ("line_subsection", "Subsection"), ("line_note", "Note")],
+        selection_by_version(DISPLAY_TYPES_17, DISPLAY_TYPES),
         "Display Type",
         default=False,
     )

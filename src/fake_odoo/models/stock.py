@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_odoo.models.common import selection_by_version
 from fake_odoo.orm import fields
 from fake_odoo.orm.model import Model
 
@@ -23,6 +24,17 @@ USAGES = [
     ("production", "Production"),
     ("transit", "Transit"),
 ]
+#: Odoo 17's labels (odoo17/meta_fields_get_stock_location.json)
+USAGES_17 = [
+    ("supplier", "Vendor Location"),
+    ("view", "View"),
+    ("internal", "Internal Location"),
+    ("customer", "Customer Location"),
+    ("inventory", "Inventory Loss"),
+    ("production", "Production"),
+    ("transit", "Transit Location"),
+]
+usages = selection_by_version(USAGES_17, USAGES)
 CODES = [("incoming", "Receipt"), ("outgoing", "Delivery"), ("internal", "Internal Transfer")]
 STOCK_USER = "stock.group_stock_user"
 STOCK_ACCESS = {STOCK_USER: "r", "stock.group_stock_manager": "rwcu"}
@@ -153,7 +165,7 @@ class StockLocation(Model):
         help="By unchecking the active field, you may hide a location without deleting it.",
     )
     usage = fields.Selection(
-        USAGES, "Location Type", required=True, default="internal", help=USAGE_HELP
+        usages, "Location Type", required=True, default="internal", help=USAGE_HELP
     )
     location_id = fields.Many2one(
         "stock.location",

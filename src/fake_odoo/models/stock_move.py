@@ -17,11 +17,11 @@ from fake_odoo.models.product import is_storable
 from fake_odoo.models.stock import (
     STOCK_USER,
     USAGE_HELP,
-    USAGES,
     add_quantity,
     on_hand,
     reserved,
     sync_reserved,
+    usages,
 )
 from fake_odoo.models.stock_move_line import sync_move_lines
 from fake_odoo.orm import api, fields
@@ -37,6 +37,15 @@ MOVE_STATES = [
     ("done", "Done"),
     ("cancel", "Cancelled"),
 ]
+
+
+def move_states(model: Any) -> list[tuple[str, str]]:
+    """17 calls "confirmed" "Waiting Availability" (flow_stock_picking_validate.json step 28)."""
+    if model.env.major <= 17:
+        return [(k, "Waiting Availability" if k == "confirmed" else v) for k, v in MOVE_STATES]
+    return MOVE_STATES
+
+
 DONE_MESSAGE = (
     "You cannot cancel a stock move that has been set to 'Done'. Create a return in order to"
     " reverse the moves which took place."
@@ -61,7 +70,7 @@ class StockMove(Model):
         "Date Scheduled", required=True, default=lambda env: env.db.now_str(), help=H.MOVE_DATE
     )
     state = fields.Selection(
-        MOVE_STATES, "Status", readonly=True, default="draft", copy=False, help=H.MOVE_STATE
+        move_states, "Status", readonly=True, default="draft", copy=False, help=H.MOVE_STATE
     )
     product_id = fields.Many2one("product.product", "Product", required=True)
     product_uom_qty = fields.Float(
@@ -81,7 +90,7 @@ class StockMove(Model):
         help=H.MOVE_LOCATION_DEST_ID,
     )
     location_usage = fields.Selection(
-        USAGES, "Source Location Type", related="location_id.usage", help=USAGE_HELP
+        usages, "Source Location Type", related="location_id.usage", help=USAGE_HELP
     )
     move_line_ids = fields.One2many("stock.move.line", "move_id", "Move Line")
     picking_id = fields.Many2one("stock.picking", "Transfer", ondelete="cascade")

@@ -13,6 +13,7 @@ from typing import Any
 
 from fake_odoo.models import stock_help as H
 from fake_odoo.models.common import vals_batch
+from fake_odoo.models.res_company import sms_confirmation_field
 from fake_odoo.models.stock import STOCK_USER
 from fake_odoo.models.stock_move import DONE_MESSAGE
 from fake_odoo.orm import api, fields
@@ -30,6 +31,11 @@ PICKING_STATES = [
 ZERO_QUANTITY = (
     "Transfer trouble alert! Validating a zero quantity transfer? You're not moving invisible"
     " goods around are you?\nSet some quantities and let's get moving!"
+)
+# Odoo 17's refusal, also raised for a done picking (flow_stock_picking_validate.json step 23)
+NO_QUANTITY_17 = (
+    "You cannot validate a transfer if no quantities are reserved. To force the transfer,"
+    " encode quantities."
 )
 BACKORDER_VIEW_ID = 1013  # the view id the captured server put in the wizard action
 SMS_VIEW_ID = 1199  # stock_sms.view_confirm_stock_sms on the captured server
@@ -199,13 +205,15 @@ class StockPicking(Model):
         return True
 
     def button_validate(self) -> Any:
+        if self.env.major <= 17:
+            self._sanity_check_17()
         pickings = self.filtered(lambda p: p.state not in ("done", "cancel"))
         if not pickings:
             return True
         pickings.filtered(lambda p: p.state == "draft").action_confirm()
         for picking in pickings.sudo():
             if not any(m.done_quantity() > 0 for m in picking.move_ids):
-                raise UserError(ZERO_QUANTITY)
+                raise UserError(NO_QUANTITY_17 if self.env.major <= 17 else ZERO_QUANTITY)
         context = self.env.context
         if self.env.major >= 17:
             pickings.sudo().move_ids.filtered(
@@ -228,6 +236,16 @@ class StockPicking(Model):
             )
         return True
 
+    def _sanity_check_17(self) -> None:
+        """Odoo 17 checks every picking, done ones included, for a quantity on an open move;
+        19 leaves done pickings out and words the refusal otherwise."""
+        for picking in self.sudo():
+            open_moves = picking.move_ids.filtered(lambda m: m.state not in ("done", "cancel"))
+            if picking.state == "draft":
+                continue  # confirmed (and reserved) first, then checked below
+            if not any(m.done_quantity() > 0 for m in open_moves):
+                raise UserError(NO_QUANTITY_17)
+
     def _warn_sms(self) -> bool:
         """stock_sms: the company still has to be told that deliveries can send texts."""
         picking: Any = self.sudo()
@@ -236,7 +254,7 @@ class StockPicking(Model):
             "confirm.stock.sms" in self.env  # stock_sms installed
             and picking.picking_type_id.code == "outgoing"
             and picking.partner_id.phone
-            and company.stock_text_confirmation
+            and company[sms_confirmation_field(self.env.major)]
             and not company.has_received_warning_stock_sms
         )
 

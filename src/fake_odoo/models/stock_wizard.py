@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from fake_odoo.models.common import vals_batch
+from fake_odoo.models.res_company import sms_confirmation_field
 from fake_odoo.models.stock import STOCK_USER
 from fake_odoo.orm import api, fields
 from fake_odoo.orm.model import TransientModel
@@ -132,6 +133,5 @@ class ConfirmStockSms(TransientModel):
         return self._answer({"has_received_warning_stock_sms": True})
 
     def dont_send_sms(self) -> Any:
-        return self._answer(
-            {"has_received_warning_stock_sms": True, "stock_text_confirmation": False}
-        )
+        flag = sms_confirmation_field(self.env.major)
+        return self._answer({"has_received_warning_stock_sms": True, flag: False})

@@ -78,7 +78,9 @@ def group_full_name(env: Environment, xmlid: str) -> str:
     group = env.ref(xmlid, raise_if_not_found=False)
     if not group:
         return xmlid
-    return str(group.sudo().full_name or group.sudo().name)
+    # the groups model words it (17: "Administration/Access Rights", 19: its full name)
+    named = getattr(group.sudo(), "_acl_name", None)
+    return str(named() if named is not None else group.sudo().full_name or group.sudo().name)
 
 
 def acl_error(model: BaseModel, operation: str) -> AccessError:
