@@ -206,6 +206,7 @@ REFERENCE_CODES: Final[Mapping[str, str]] = {
     "CANNOT_MODIFY_PROCESSED": "state",
     "STATE_REQUIRED": "state",
     "DATABASE_NOT_FOUND": "configuration",
+    "UNMARSHALLABLE_RESULT": "configuration",
 }
 
 

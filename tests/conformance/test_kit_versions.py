@@ -15,9 +15,10 @@ from kit_runs import KitRun
 
 from conftest import OTHER_ODOO_VERSIONS, VERSION_FEATURES
 
-#: how the kit words a scenario another version cannot run (odoo_mcp_conformance.capabilities)
+#: how the kit words a scenario another version cannot run: the version, then what it lacks
+#: or does otherwise (world.py, steps/connection.py, steps/read.py)
 WHY_NOT_APPLICABLE = re.compile(
-    r"Odoo (?P<run>\d+\.\d+) has no (?P<what>.+) \(it exists from (?P<since>\d+\.\d+)\)"
+    r"Odoo (?P<run>\d+\.\d+)(?: has no |'s )(?P<what>.+)"
     r"|the run's Odoo is (?P<run2>\d+\.\d+), not (?P<wanted>\d+)"
 )
 

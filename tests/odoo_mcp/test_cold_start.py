@@ -28,6 +28,7 @@ DEFERRED = (
     "odoo_mcp.errors.extract",
     "odoo_mcp.errors.patterns",
     "odoo_mcp.errors.patterns_odoo19",
+    "odoo_mcp.errors.patterns_odoo17",
     "odoo_mcp.prompts",
     "odoo_mcp.prompts.builder",
     "odoo_mcp.prompts.common",

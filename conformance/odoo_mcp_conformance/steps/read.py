@@ -21,6 +21,21 @@ def _version_at_least(world: World, major: int) -> None:
         not_applicable(f"Odoo {version} is older than {major}")
 
 
+@given("the demo user may not post invoices")
+def _demo_may_not_post(world: World) -> None:
+    """The demo data's rights differ by version: 17's demo user is also Invoicing / Billing
+    (batch 4's captures), 16's and 19's are not; where it may post, there is no refusal."""
+    info = world.control.info()
+    demo = info["credentials"]["demo"]["uid"]
+    billing = world.control.call(
+        "res.groups", "search_read", [["name", "=", "Billing"]], ["user_ids"]
+    )
+    if any(demo in group["user_ids"] for group in billing):
+        not_applicable(
+            f"Odoo {info['version']}'s demo user may post invoices (Invoicing / Billing)"
+        )
+
+
 @when(parsers.parse('the client calls "{tool}" on "{model}" with the ids {first:d} to {last:d}'))
 def _call_id_range(world: World, tool: str, model: str, first: int, last: int) -> None:
     """Size limits on id lists (read: 100, name_get: 200) without 200 numbers in the file."""

@@ -56,8 +56,8 @@ if TYPE_CHECKING:
 
 #: deferred: cold start, issue 17 — the pattern database is imported on first use (the first
 #: Odoo error classified, or a plugin registering a pattern), not by every module that raises
-#: a ToolError. Whoever asks for it gets the Odoo 19 patterns registered first, as when this
-#: ``__init__`` imported them.
+#: a ToolError. Whoever asks for it gets the Odoo 19, then the Odoo 17 patterns registered
+#: first, as when this ``__init__`` imported them.
 _DEFERRED = frozenset({"ERROR_PATTERNS", "ErrorPattern", "register_pattern"})
 
 
@@ -65,7 +65,7 @@ def __getattr__(name: str) -> object:
     """The pattern database's names, imported when first asked for (PEP 562)."""
     if name not in _DEFERRED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import_module("odoo_mcp.errors.patterns_odoo19")  # registers its patterns on import
+    import_module("odoo_mcp.errors.patterns_odoo17")  # registers 19's, then 17's patterns
     return getattr(import_module("odoo_mcp.errors.patterns"), name)
 
 

@@ -94,6 +94,8 @@ class ErrorCode(StrEnum):
     CANNOT_MODIFY_PROCESSED = "CANNOT_MODIFY_PROCESSED"
     STATE_REQUIRED = "STATE_REQUIRED"
     DATABASE_NOT_FOUND = "DATABASE_NOT_FOUND"
+    # patterns for real Odoo 17 messages (patterns_odoo17.py): XML-RPC cannot carry the result
+    UNMARSHALLABLE_RESULT = "UNMARSHALLABLE_RESULT"
     # the server's own refusals (REQ-10-16)
     TOOL_NOT_FOUND = "TOOL_NOT_FOUND"
     INVALID_PARAMS = "INVALID_PARAMS"

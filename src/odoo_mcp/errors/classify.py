@@ -90,6 +90,10 @@ def classify_rpc_error(
     found = extract_context(parsed.message)
     match = match_pattern(parsed.message, parsed.candidates)
     groups = match.groups if match else {}
+    if groups.get("field_label") and not groups.get("field") and "field_label" not in found:
+        # REQ-10-06: Odoo named the field by its label only ("The field 'Customer' is
+        # required"); the word after "field" is not a technical name
+        found.pop("field", None)
     # REQ-10-06: a model Odoo's message names (a MissingError on a many2one's comodel) wins
     # over the one the call was on
     model = groups.get("model") or found.get("model") or model or exc.model

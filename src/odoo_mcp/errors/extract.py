@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from odoo_mcp.connection.errors import OdooRpcError, parse_traceback_tail
-from odoo_mcp.errors import patterns_odoo19 as _odoo19  # registers its patterns on import
+from odoo_mcp.errors import patterns_odoo17 as _odoo17  # registers 19's, then 17's patterns
 from odoo_mcp.errors.patterns import ERROR_PATTERNS, ErrorPattern
 from odoo_mcp.errors.sanitize import TRACEBACK_HEAD
 
-del _odoo19  # imported for its registrations only
+del _odoo17  # imported for its registrations only
 
 __all__ = [
     "USER_ERROR_FAMILY",
@@ -31,6 +31,8 @@ __all__ = [
 
 #: XML-RPC fault 2 (and legacy "warning -- UserError") carries any of these; the wire does not
 #: say which, so a pattern narrowed to one of them may still apply.
+#: decision 26: how long ``original_error`` may get (a validation message lists records)
+ORIGINAL_ERROR_MAX: Final = 500
 USER_ERROR_FAMILY: Final = (
     "odoo.exceptions.UserError",
     "odoo.exceptions.ValidationError",
@@ -82,8 +84,12 @@ def parse_rpc_error(exc: OdooRpcError) -> ParsedError:
     candidates: tuple[str, ...] = (error_class,) if error_class else ()
     if error_class == "odoo.exceptions.UserError" and exc.protocol == "xmlrpc":
         candidates = USER_ERROR_FAMILY
-    first_line = message.splitlines()[0] if message else ""
-    final_line = f"{error_class}: {first_line}" if error_class else first_line
+    # decision 26: the final "Class: message", on one line; a message of several lines (17's
+    # missing-field text names the field on its last line) is joined, not cut to its first
+    one_line = " ".join(message.split())
+    if len(one_line) > ORIGINAL_ERROR_MAX:
+        one_line = one_line[: ORIGINAL_ERROR_MAX - 1] + "…"
+    final_line = f"{error_class}: {one_line}" if error_class else one_line
     return ParsedError(error_class, candidates, message, final_line, exc.traceback)
 
 

@@ -4,7 +4,8 @@ Each :class:`ErrorPattern` maps a regex over Odoo's error message to a category,
 message and a suggestion. ``ERROR_PATTERNS`` is ordered by specificity and the first match
 wins (REQ-10a-02); :func:`register_pattern` extends it without touching the classifier
 (REQ-10a-03). The 28 patterns of L2/10a come first, in their order; ``patterns_odoo19.py``
-registers patterns for real Odoo 19 messages that the L2 regexes do not reach.
+registers patterns for real Odoo 19 messages that the L2 regexes do not reach, then
+``patterns_odoo17.py`` those for Odoo 17's wording of the same errors.
 
 Regexes are L2's, except where real Odoo 19 text (tests/fixtures/odoo19) showed them blind;
 each widening keeps the L2 form as one alternative and says why in a comment. Templates use
