@@ -1,10 +1,12 @@
-"""Print how many real Odoo 19 capture files the fake replays identically, and why not the rest.
+"""Print, per batch of real Odoo captures, how many files the fake replays identically, and
+why not the rest.
 
-Usage: python bench/replay_rate.py [-v]
-Serves a fake Odoo on a free port, replays every tests/fixtures/odoo19 capture with the
-engine of tests/fake_odoo/replay.py and prints "N/M capture files replay identically",
-then each other file with its reason from tests/fixtures/replay_expected_differences.toml
-(or "NOT LISTED" and its first differences: a bug of the fake or a missing entry).
+Usage: python bench/replay_rate.py [-v] [odoo19|odoo17 ...]
+Serves a fake Odoo of each batch's version and database on a free port, replays every capture
+of tests/fixtures/<batch>/ with the engine of tests/fake_odoo/replay.py and prints "N/M capture
+files replay identically", then each other file with its reason from the batch's
+replay_expected_differences*.toml (or "NOT LISTED" and its first differences: a bug of the fake
+or a missing entry).
 """
 
 from __future__ import annotations
@@ -15,21 +17,33 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "fake_odoo"))
 
-from replay import Replayer, capture_names, expected_differences
+from replay import BATCHES, Batch, Replayer, capture_names, expected_differences
 
+from fake_odoo import FakeOdoo
 from fake_odoo.testing import serve_fake_odoo
 
 
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
     logging.disable(logging.WARNING)  # Odoo's deprecation warning on every XML-RPC call
-    listed = expected_differences()
-    names = capture_names()
+    chosen = [name for name in argv if name in BATCHES] or list(BATCHES)
+    for name in chosen:
+        replay_batch(BATCHES[name], verbose)
+    return 0
+
+
+def replay_batch(batch: Batch, verbose: bool) -> None:
+    listed = expected_differences(batch)
+    names = capture_names(batch)
     others: list[str] = []
     differing = 0
-    print(f"phase: replaying {len(names)} capture files against the fake Odoo", flush=True)
-    with serve_fake_odoo() as fake:
-        replayer = Replayer(fake)
+    print(
+        f"phase: replaying {len(names)} {batch.name} capture files against a fake Odoo "
+        f"{batch.version}",
+        flush=True,
+    )
+    with serve_fake_odoo(fake=FakeOdoo(batch.version, database=batch.database)) as fake:
+        replayer = Replayer(fake, batch)
         for name in names:
             try:
                 reports = replayer.run(name)
@@ -45,9 +59,8 @@ def main(argv: list[str]) -> int:
             others.append(f"  {name}: {reason}")
             if entry is None or verbose:
                 others.extend(f"      step {step}: {diff}" for step, diff in diffs[:6])
-    print(f"{len(names) - differing}/{len(names)} capture files replay identically")
+    print(f"{batch.name}: {len(names) - differing}/{len(names)} capture files replay identically")
     print("\n".join(others))
-    return 0
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ list (``ir.model.access`` is left out of it: only the full registry describes it
 from __future__ import annotations
 
 from fake_odoo.models.bootstrap import bootstrap
+from fake_odoo.models.field_descriptions_odoo17 import describe_odoo17
 from fake_odoo.models.ir_config import IrConfigParameter
 from fake_odoo.models.ir_model import IrModel, IrModelFields
 from fake_odoo.models.res_groups import ResGroups
@@ -31,4 +32,5 @@ FRAMEWORK = Framework(
     bootstrap=bootstrap,
     check_credentials=check_credentials,
     check_api_key=check_api_key,
+    describe_field=describe_odoo17,
 )

@@ -7,7 +7,11 @@ Odoo 17.0 (tests/fixtures/odoo17/meta_fields_get_<model>.json unless said otherw
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from fake_odoo.orm.fields import Field
+    from fake_odoo.orm.model import BaseModel
 
 #: a table value meaning "17 has no such attribute on this field" (e.g. no ``help``)
 ABSENT: Final = object()
@@ -18,7 +22,19 @@ INHERITS: dict[str, str] = {"product.product": "product_tmpl_id", "res.users": "
 
 #: company-dependent ("property") fields: 17 keeps them in ir.property, not in a column
 COMPANY_DEPENDENT: dict[str, frozenset[str]] = {
-    "res.partner": frozenset({"property_payment_term_id", "credit_limit", "barcode"}),
+    "res.partner": frozenset(
+        {
+            "property_payment_term_id",
+            "property_supplier_payment_term_id",
+            "property_account_payable_id",
+            "property_account_receivable_id",
+            "property_stock_customer",
+            "property_stock_supplier",
+            "credit_limit",
+            "barcode",
+            "trust",
+        }
+    ),
     "product.product": frozenset({"standard_price"}),
 }
 
@@ -71,6 +87,22 @@ DESCRIPTIONS: dict[str, dict[str, dict[str, Any]]] = {
             "help": "This payment term will be used instead of the default one for sales orders"
             " and customer invoices"
         },
+        "property_supplier_payment_term_id": {
+            "help": "This payment term will be used instead of the default one for purchase"
+            " orders and vendor bills"
+        },
+        "property_account_payable_id": {
+            "required": True,
+            "help": "This account will be used instead of the default one as the payable"
+            " account for the current partner",
+        },
+        "property_account_receivable_id": {
+            "required": True,
+            "help": "This account will be used instead of the default one as the receivable"
+            " account for the current partner",
+        },
+        "use_partner_credit_limit": {"help": ABSENT},
+        "opportunity_count": {"string": "Opportunity"},
     },
     "sale.order": {
         "validity_date": {"help": ABSENT},
@@ -119,3 +151,39 @@ DESCRIPTIONS: dict[str, dict[str, dict[str, Any]]] = {
     },
     "stock.quant": {"inventory_quantity": {"string": "Counted Quantity"}},
 }
+
+
+def describe_odoo17(model: BaseModel, field: Field, desc: dict[str, Any]) -> dict[str, Any]:
+    """Odoo 17.0's description: no ``groupable`` nor ``allow_hierachy_operators`` yet
+    (odoo17/ok_xmlrpc_sale_order_fields_get_full_attrs_subset.json); ``display_name`` has
+    no search method; company-dependent fields are not columns; a related field sorts only
+    when ``_inherits`` made it (every odoo17/meta_fields_get_*.json); then the table's
+    per-field facts.  Unknown for 18, hence <= 17 only (the Framework's ``describe_field``)."""
+    if model.env.major > 17:
+        return desc
+    desc.pop("groupable", None)
+    desc.pop("allow_hierachy_operators", None)
+    if field.name == "display_name":
+        desc["searchable"] = False
+    desc["sortable"] = _sortable_17(model, field)
+    if field.name in COMPANY_DEPENDENT.get(model._name, ()):
+        desc.update(company_dependent=True, store=False, sortable=False)
+    for attr, value in DESCRIPTIONS.get(model._name, {}).get(field.name, {}).items():
+        if value is ABSENT:
+            desc.pop(attr, None)
+        else:
+            desc[attr] = value
+    return desc
+
+
+def _sortable_17(model: BaseModel, field: Field) -> bool:
+    """17.0 sorts by a stored column, or by an ``_inherits`` field as its parent does."""
+    if field.name in COMPANY_DEPENDENT.get(model._name, ()):
+        return False
+    if field.related is None or field.name == "id":
+        return field.sortable or field.name == "id"
+    link = INHERITS.get(model._name)
+    if link is None or field.related != f"{link}.{field.name}":
+        return False
+    parent = model.env[model._fields[link].comodel_name]  # type: ignore[attr-defined]
+    return _sortable_17(parent, parent._fields[field.name])

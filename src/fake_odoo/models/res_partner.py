@@ -14,6 +14,7 @@ import zoneinfo
 from email.utils import getaddresses
 from typing import Any
 
+from fake_odoo.models.res_partner_modules import PartnerModuleFields
 from fake_odoo.orm import api, fields
 from fake_odoo.orm.exceptions import ValidationError
 from fake_odoo.orm.model import Model
@@ -82,7 +83,7 @@ class ResPartnerCategory(Model):
     active = fields.Boolean("Active", default=True)
 
 
-class ResPartner(Model):
+class ResPartner(PartnerModuleFields):
     _name = "res.partner"
     _description = "Contact"
     _order = "complete_name ASC, id DESC"
@@ -242,6 +243,7 @@ class ResPartner(Model):
     @api.model
     def create(self, vals_list: Any) -> Any:
         batch = [vals_list] if isinstance(vals_list, dict) else list(vals_list)
+        batch = [self._with_inverses(vals) for vals in batch]
         context = self.env.context
         for vals in batch:
             kind = vals.get("type", context.get("default_type", "contact"))
@@ -253,6 +255,7 @@ class ResPartner(Model):
         return records
 
     def write(self, vals: dict[str, Any]) -> Any:
+        vals = self._with_inverses(vals)
         if vals.get("company_type") and "is_company" not in vals:
             vals = dict(vals, is_company=vals["company_type"] == "company")
             vals.pop("company_type")

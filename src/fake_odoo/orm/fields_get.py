@@ -8,16 +8,14 @@ when set; ``relation``/``context``/``domain``/``allow_hierachy_operators``
 ``selection`` on selection fields, ``currency_field`` on monetary,
 ``aggregator`` (``group_operator`` before 18) when set.
 
-Odoo 17.0 describes fields differently (see :func:`_as_odoo17`); its per-field facts
-(labels, help texts, flags its modules set otherwise) are a table in
-``fake_odoo.models.field_descriptions_odoo17``.
+Odoo 17.0 describes fields differently: the models hand that in with the Framework
+(``describe_field``: ``fake_odoo.models.field_descriptions_odoo17``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fake_odoo.models import field_descriptions_odoo17 as odoo17
 from fake_odoo.orm import access
 from fake_odoo.orm.convert import selection_values
 from fake_odoo.orm.fields import Field
@@ -71,43 +69,11 @@ def describe(model: BaseModel, field: Field) -> dict[str, Any]:
     if field.aggregator and field.name != "id":
         # 17.0 still says group_operator (odoo17/ok_xmlrpc_sale_order_fields_get_full_attrs_subset)
         desc["aggregator" if model.env.major >= 18 else "group_operator"] = field.aggregator
-    if model.env.major <= 17:
-        desc = _as_odoo17(model, field, desc)
+    # what the models say of their own fields on other versions (framework.py: handed in)
+    other_version = model.env.db.framework.describe_field
+    if other_version is not None:
+        desc = other_version(model, field, desc)
     return dict(sorted(desc.items()))
-
-
-def _as_odoo17(model: BaseModel, field: Field, desc: dict[str, Any]) -> dict[str, Any]:
-    """Odoo 17.0's description: no ``groupable`` nor ``allow_hierachy_operators`` yet
-    (odoo17/ok_xmlrpc_sale_order_fields_get_full_attrs_subset.json); ``display_name`` has
-    no search method; company-dependent fields are not columns; a related field sorts only
-    when ``_inherits`` made it (every odoo17/meta_fields_get_*.json); then the table's
-    per-field facts.  Unknown for 18, hence <= 17 only."""
-    desc.pop("groupable", None)
-    desc.pop("allow_hierachy_operators", None)
-    if field.name == "display_name":
-        desc["searchable"] = False
-    desc["sortable"] = _sortable_17(model, field)
-    if field.name in odoo17.COMPANY_DEPENDENT.get(model._name, ()):
-        desc.update(company_dependent=True, store=False, sortable=False)
-    for attr, value in odoo17.DESCRIPTIONS.get(model._name, {}).get(field.name, {}).items():
-        if value is odoo17.ABSENT:
-            desc.pop(attr, None)
-        else:
-            desc[attr] = value
-    return desc
-
-
-def _sortable_17(model: BaseModel, field: Field) -> bool:
-    """17.0 sorts by a stored column, or by an ``_inherits`` field as its parent does."""
-    if field.name in odoo17.COMPANY_DEPENDENT.get(model._name, ()):
-        return False
-    if field.related is None or field.name == "id":
-        return field.sortable or field.name == "id"
-    link = odoo17.INHERITS.get(model._name)
-    if link is None or field.related != f"{link}.{field.name}":
-        return False
-    parent = model.env[model._fields[link].comodel_name]  # type: ignore[attr-defined]
-    return _sortable_17(parent, parent._fields[field.name])
 
 
 def visible(model: BaseModel, field: Field) -> bool:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fake_odoo.orm.database import Environment
+    from fake_odoo.orm.fields import Field
     from fake_odoo.orm.model import BaseModel
 
 __all__ = ["Framework", "install", "installed"]
@@ -34,6 +35,9 @@ class Framework:
     check_credentials: Callable[[Environment, str, str], int | None]
     #: (env, API key) -> the uid owning it, else None
     check_api_key: Callable[[Environment, str], int | None]
+    #: (model, field, description) -> the description this database's version gives (the
+    #: models' facts of other versions: 17's labels and flags); None: as the ORM describes
+    describe_field: Callable[[BaseModel, Field, dict[str, Any]], dict[str, Any]] | None = None
 
 
 _installed: list[Framework] = []

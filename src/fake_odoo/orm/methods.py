@@ -100,8 +100,13 @@ class BaseMethods:
         order: str | None = None,
         **read_kwargs: Any,
     ) -> list[dict[str, Any]]:
-        fnames = _check_fields(self, fields)
-        records = self.search(domain, offset=offset, limit=limit, order=order)
+        if self.env.major <= 17:  # 17 searches first: the domain's error wins (batch 4,
+            # flow_sale_order_invoice_payment step 28); 19 checks the field names first
+            records = self.search(domain, offset=offset, limit=limit, order=order)
+            fnames = _check_fields(self, fields)
+        else:
+            fnames = _check_fields(self, fields)
+            records = self.search(domain, offset=offset, limit=limit, order=order)
         result: list[dict[str, Any]] = records._read_format(fnames=fnames, **read_kwargs)
         return result
 
