@@ -198,7 +198,14 @@ def _state_failed(config: OdooMcpConfig, exc: StateUnavailable) -> int:
 
 
 def _connection_failed(config: OdooMcpConfig, exc: Exception) -> int:
-    """REQ-01-15: a connection failure at start-up exits non-zero with the reason."""
+    """REQ-01-15: a connection failure at start-up exits non-zero with the reason.
+
+    Issue 29: when the answer was not Odoo's (or there was none), what answers at the URL is
+    looked at first (a proxy, another web server, HTTPS spoken to in plain HTTP), so that the
+    reason names the cause and the fix."""
+    from odoo_mcp.connection.negotiation import diagnose_start_failure
+
+    exc = diagnose_start_failure(config.connection_settings(), exc) or exc
     reason = exc.message if isinstance(exc, OdooError) else f"{type(exc).__name__}: {exc}"
     url = config.describe()["odoo_url"]
     print(f"odoo-mcp: cannot connect to Odoo at {url}: {reason}", file=sys.stderr)
@@ -250,8 +257,13 @@ def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
             if config.transport == "http":
                 # uvicorn and starlette are for HTTP only: a stdio start does not import them
                 from odoo_mcp.adapter.http import serve_http
+                from odoo_mcp.adapter.http.app import PortUnavailable
 
-                await serve_http(server, config, connection, state)
+                try:
+                    await serve_http(server, config, connection, state)
+                except PortUnavailable as exc:  # issue 29: the port and the fix, one line
+                    print(f"odoo-mcp: {exc}", file=sys.stderr)
+                    return EXIT_FAILED
             else:
                 await run_stdio(server)  # its lifespan closes the connection
         finally:

@@ -7,8 +7,14 @@ is cached for a connection's lifetime and re-detected only on reconnect).
 from __future__ import annotations
 
 import logging
+import re
+import socket
+import ssl
+import xmlrpc.client
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import urlsplit, urlunsplit
+from xml.parsers.expat import ExpatError
 
 import httpx2
 
@@ -18,11 +24,13 @@ from odoo_mcp.connection.errors import (
     OdooConfigurationError,
     OdooConnectionError,
     OdooError,
+    OdooRateLimited,
     OdooRpcError,
 )
 from odoo_mcp.connection.json2 import Json2Protocol
 from odoo_mcp.connection.jsonrpc import JsonRpcMode, JsonRpcProtocol
 from odoo_mcp.connection.settings import ConnectionSettings
+from odoo_mcp.connection.transport import describe_answer, send, server_address
 from odoo_mcp.connection.version import (
     UNKNOWN_VERSION,
     OdooVersion,
@@ -34,7 +42,15 @@ from odoo_mcp.connection.version import (
 )
 from odoo_mcp.connection.xmlrpc import XmlRpcProtocol
 
-__all__ = ["Login", "choose_protocol", "log_in", "make_adapter", "negotiate"]
+__all__ = [
+    "Login",
+    "choose_protocol",
+    "diagnose",
+    "diagnose_start_failure",
+    "log_in",
+    "make_adapter",
+    "negotiate",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -202,7 +218,26 @@ async def negotiate(client: httpx2.AsyncClient, settings: ConnectionSettings) ->
 
     Probe 1 is XML-RPC ``version()``; probe 2 the session-authenticate result (needs a login,
     and its session is kept when JSON-RPC is the protocol chosen); probe 3 ``/web/login``.
+
+    Issue 29: a failure is diagnosed (``diagnose``) before it is raised, so that it names
+    its cause and the fix; the happy path makes no request more.
     """
+    found: list[OdooVersion | None] = [None]
+    try:
+        return await _negotiate(client, settings, found)
+    except OdooConfigurationError:
+        raise
+    except OdooError as exc:
+        diagnosed = await diagnose(client, settings, exc, found[0])
+        if diagnosed is None:
+            raise
+        raise diagnosed from exc
+
+
+async def _negotiate(
+    client: httpx2.AsyncClient, settings: ConnectionSettings, found: list[OdooVersion | None]
+) -> Login:
+    """``negotiate`` itself; ``found[0]`` is the version a probe detected, for ``diagnose``."""
     version = await probe_xmlrpc_version(client)
     session_login: Login | None = None
     if (
@@ -223,6 +258,13 @@ async def negotiate(client: httpx2.AsyncClient, settings: ConnectionSettings) ->
             version = version_from_session(adapter)
     if version is None:
         version = await probe_login_page(client)
+    if version is None:
+        # issue 29: a URL copied from the browser, not a version Odoo hides (another path
+        # may be a proxy's prefix: judged only if the login fails too, by ``diagnose``)
+        wrong_url = _page_url_error(settings.url, pages_only=True)
+        if wrong_url is not None:
+            raise wrong_url
+    found[0] = version
     version = resolve_unknown(version)
     protocol = choose_protocol(settings, version)
     if session_login is not None and session_login.adapter.protocol_name == protocol:
@@ -234,3 +276,224 @@ async def negotiate(client: httpx2.AsyncClient, settings: ConnectionSettings) ->
     login.adapter.version = version
     login.adapter.version = await detect_edition(login.adapter, version)
     return login
+
+
+# --- issue 29: why a connection failed, and what to change ----------------------------------
+
+#: the first segment of the web client's and the website's pages (``/odoo/action-12``,
+#: ``/web/login``, ``/web#action=12``, ``/my/orders``, ``/shop``, ``/en/contactus``)
+_WEB_PAGES = re.compile(r"\A/(?:odoo|web|my|shop|website|[a-z]{2}(?:_[A-Za-z]{2})?)(?:[/?#]|\Z)")
+#: failures where no server answered: the URL's path is not their cause
+_NOT_ANSWERED = frozenset({"refused", "timeout", "dropped"})
+#: what Odoo says, over each protocol, of a database it does not have
+_NO_DATABASE = re.compile(r'database "[^"]*" does not exist|\ADatabase not found\.?\Z')
+
+
+def _base_url(url: str) -> str:
+    parts = urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2]  # never a password in a message
+    return urlunsplit((parts.scheme, netloc, "", "", ""))
+
+
+def _page_url_error(url: str, *, pages_only: bool = False) -> OdooConfigurationError | None:
+    """REQ-02-02 (issue 29): ODOO_URL with a path, a query or a fragment (a URL copied from
+    the browser) where Odoo did not answer. The path is not stripped silently: the message
+    names the URL to set instead."""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    if not path and not parts.query and not parts.fragment:
+        return None
+    base = _base_url(url)
+    if _WEB_PAGES.match(path or "/") or not path:
+        return OdooConfigurationError(
+            f"ODOO_URL should be the server's base URL ({base}), not a page of the web client "
+            f"({url}): set ODOO_URL={base}"
+        )
+    if pages_only:
+        return None
+    return OdooConfigurationError(
+        f"ODOO_URL should be the server's base URL ({base}): Odoo serves its API at the root, "
+        f"and nothing answered as Odoo under {path}: set ODOO_URL={base}"
+    )
+
+
+def _database_missing(exc: OdooError, version: OdooVersion | None) -> bool | None:
+    """True when Odoo said the database does not exist; None when it may be the cause (a
+    JSON-2 404 without an Odoo error on a server known to be 19 or later: Odoo has no
+    registry, hence no route, for an unknown ``X-Odoo-Database``); False otherwise."""
+    texts = [exc.message]
+    raw = getattr(exc, "raw", None)
+    if isinstance(raw, OdooError):
+        texts.append(raw.message)
+    if any(_NO_DATABASE.search(text.strip()) for text in texts):
+        return True
+    if (
+        isinstance(exc, OdooConnectionError)
+        and exc.protocol == "json2"
+        and exc.http_status == 404
+        and version is not None
+        and version.major >= 19
+    ):
+        return None
+    return False
+
+
+async def _list_databases(client: httpx2.AsyncClient) -> list[str] | None:
+    """``db.list()`` over XML-RPC (Odoo 14-19), None when the server does not list them
+    (``list_db = False``) or cannot."""
+    body = xmlrpc.client.dumps((), "list", allow_none=True).encode("utf-8")
+    try:
+        response = await send(
+            client,
+            "POST",
+            "/xmlrpc/2/db",
+            content=body,
+            headers={"Content-Type": "text/xml"},
+            protocol="xmlrpc",
+        )
+        if response.status_code != 200:
+            return None
+        (names,), _ = xmlrpc.client.loads(response.content)
+    except (OdooError, xmlrpc.client.Error, ExpatError, ValueError):
+        return None
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return None
+    return names
+
+
+async def _unknown_database(
+    client: httpx2.AsyncClient, settings: ConnectionSettings, certain: bool
+) -> OdooConfigurationError | None:
+    """REQ-02-14 (issue 29): ODOO_DB names no database of this server; with the databases
+    ``db.list`` shows, when the server lists them."""
+    names = await _list_databases(client)
+    database = settings.database
+    if names is not None and database in names:
+        return None  # the database exists: the failure is something else
+    if not certain and names is None:
+        return OdooConfigurationError(
+            f"the database {database!r} is unknown to this server, or a proxy does not pass "
+            "/json/2 on (JSON-2 answered 404 without an Odoo error, and the server does not "
+            "list its databases): check ODOO_DB"
+        )
+    if names is None:
+        listed = "the server does not list its databases"
+    elif names:
+        listed = f"databases here: {', '.join(names)}"
+    else:
+        listed = "the server has no database"
+    return OdooConfigurationError(
+        f"the database {database!r} does not exist on this server ({listed}): set ODOO_DB "
+        "to the name of an existing database"
+    )
+
+
+def _speaks_tls(url: httpx2.URL, timeout: float) -> bool:
+    """Whether the server at ``url``'s host and port completes a TLS handshake."""
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE  # only "does it speak TLS?": nothing is sent
+    try:
+        with (
+            socket.create_connection((url.host, url.port or 80), timeout=timeout) as raw,
+            context.wrap_socket(raw, server_hostname=url.host),
+        ):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
+def _looks_like_odoo(response: httpx2.Response) -> bool:
+    """An answer Odoo gives to ``GET /``: a redirect to its web client (``/odoo``, ``/web``),
+    its ``session_id`` cookie, or a page that names Odoo."""
+    location = urlsplit(response.headers.get("Location", "")).path
+    if location.startswith(("/odoo", "/web")):
+        return True
+    if "session_id=" in response.headers.get("Set-Cookie", ""):
+        return True
+    return "odoo" in response.text[:100_000].lower()
+
+
+def _what_answers(settings: ConnectionSettings, exc: OdooConnectionError) -> OdooError | None:
+    """Issue 29: what answers at ODOO_URL: a redirect to HTTPS, an HTTPS port spoken to in
+    plain HTTP, or a proxy or another web server (None: it looks like Odoo)."""
+    timeout = min(settings.timeout, 10.0)
+    # verify=False: one GET / without credentials or cookies; only its status and title are
+    # read (a certificate problem was reported by the connection attempt already)
+    with httpx2.Client(
+        base_url=settings.url, timeout=timeout, verify=False, follow_redirects=False
+    ) as client:
+        where = server_address(client.base_url)
+        try:
+            response = client.get("/", headers={"User-Agent": "odoo-mcp"})
+        except httpx2.HTTPError:
+            return None
+    location = response.headers.get("Location", "")
+    if response.is_redirect and location.startswith("https://"):
+        return OdooConfigurationError(
+            f"the server at {where} redirects to HTTPS: use {_base_url(location)} in ODOO_URL"
+        )
+    if "sent to https port" in response.text[:100_000].lower():  # nginx's 400 page
+        return OdooConfigurationError(
+            f"the server at {where} speaks HTTPS: use https://{where} in ODOO_URL"
+        )
+    if _looks_like_odoo(response):
+        return None
+    return OdooConnectionError(
+        f"the answer at {where} came from something that is not Odoo (a proxy or another web "
+        f"server): GET / answered {describe_answer(response)}; check that ODOO_URL points at "
+        "Odoo, and that Odoo runs behind the proxy",
+        kind=exc.kind,
+        request_sent=exc.request_sent,
+        http_status=exc.http_status,
+        protocol=exc.protocol,
+    )
+
+
+def diagnose_start_failure(settings: ConnectionSettings, exc: Exception) -> OdooError | None:
+    """REQ-01-15 (issue 29): at start-up only (``odoo-mcp serve`` / ``check``), when the
+    first connection failed with an answer that was not Odoo's (or none), look at what
+    answers at ODOO_URL: a TLS server spoken to in plain HTTP, a redirect to HTTPS, a proxy
+    or another web server. None: ``exc`` says it already.
+
+    Not part of ``negotiate``: a reconnect makes no request more than it did (the
+    connection tests count them), and these causes do not appear on a server that answered.
+    Blocking on purpose: the process is about to exit.
+    """
+    if not isinstance(exc, OdooConnectionError) or isinstance(exc, OdooRateLimited):
+        return None
+    if exc.kind in ("refused", "timeout"):
+        return None  # transport.send named the host and port already
+    url = httpx2.URL(settings.url)
+    if exc.kind == "dropped" and url.scheme == "http":
+        if _speaks_tls(url, min(settings.timeout, 10.0)):
+            where = server_address(url)
+            return OdooConfigurationError(
+                f"the server at {where} speaks HTTPS: use https://{where} in ODOO_URL"
+            )
+        return None
+    return _what_answers(settings, exc)
+
+
+async def diagnose(
+    client: httpx2.AsyncClient,
+    settings: ConnectionSettings,
+    exc: OdooError,
+    version: OdooVersion | None,
+) -> OdooError | None:
+    """REQ-01-15, REQ-02-14 (issue 29): the error that names the cause of a failed
+    negotiation and its fix, or None to raise ``exc`` as it is. ``version`` is what the
+    probes detected (None: nothing answered as Odoo).
+
+    A URL copied from the browser costs no request; a database Odoo does not know costs a
+    ``db.list`` (only then). What answers where Odoo does not is ``diagnose_start_failure``'s.
+    """
+    unreachable = isinstance(exc, OdooConnectionError) and exc.kind in _NOT_ANSWERED
+    if version is None and not unreachable:
+        wrong_url = _page_url_error(settings.url)
+        if wrong_url is not None:
+            return wrong_url
+    missing = _database_missing(exc, version)
+    if missing is not False:
+        return await _unknown_database(client, settings, certain=bool(missing))
+    return None

@@ -12,6 +12,8 @@ is always on: loopback names, the ``public_url`` host and ``allowed_hosts`` are 
 from __future__ import annotations
 
 import contextlib
+import errno
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,7 +34,7 @@ from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.state import SharedState, open_state
 
-__all__ = ["build_http_app", "serve_http", "transport_security"]
+__all__ = ["PortUnavailable", "bind_port", "build_http_app", "serve_http", "transport_security"]
 
 
 def _host_values(name: str) -> list[str]:
@@ -152,6 +154,11 @@ async def serve_http(
     REQ-HTTP-17: uvicorn logs at the server's level (warning in production: no access lines);
     authentication events are warnings (``odoo_mcp.adapter.http.auth``).
     """
+    try:
+        listener = bind_port(config.host, config.port)  # before anything starts (issue 29)
+    except PortUnavailable:
+        await connection.close()
+        raise  # the command line says it in one line (cli.serve)
     app = build_http_app(server, config, connection, state=state)
     uv = uvicorn.Server(
         uvicorn.Config(
@@ -162,4 +169,37 @@ async def serve_http(
             timeout_graceful_shutdown=int(DRAIN_SECONDS),  # REQ-01-24: the 30 s drain
         )
     )
-    await uv.serve()
+    with listener:
+        await uv.serve(sockets=[listener])
+
+
+class PortUnavailable(Exception):
+    """The HTTP port cannot be bound; the message names the port and the fix."""
+
+
+def bind_port(host: str, port: int) -> socket.socket:
+    """REQ-01-15 (issue 29): the listening socket, bound before the server starts.
+
+    A port in use (or refused) raises ``PortUnavailable``, and ``serve_http`` ends the start
+    with one line naming the port and the fix, and exit status 1, where uvicorn logged
+    ``[Errno 98]`` after the application had started and exited with status 3."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        if exc.errno == errno.EADDRINUSE:
+            reason = "the port is already in use; choose another with --port (or ODOO_MCP_PORT)"
+        elif exc.errno == errno.EACCES:
+            reason = (
+                "permission denied (ports below 1024 need privileges); choose another with "
+                "--port (or ODOO_MCP_PORT)"
+            )
+        else:
+            reason = f"{exc.strerror or exc}; check --host and --port (or ODOO_MCP_HOST/PORT)"
+        raise PortUnavailable(f"cannot serve HTTP on {shown}: {reason}") from exc
+    sock.set_inheritable(True)
+    return sock
