@@ -2,16 +2,23 @@
 take a screenshot and check the DOM after its script ran.
 
     python bench/matrix_screenshot.py [--site-dir DIR --no-build] [--screenshot PATH]
+        [--requirement-screenshot PATH]
 
-Checks: the screenshot is a PNG of the window's size and not blank; the DOM has the summary
-per document, coloured status cells, links to the repository's lines and the three filters;
-``?status=untested`` (read by docs/javascripts/matrix.js) leaves only the untested rows shown.
-Without a Chromium it says so and exits 0 (``tox -e docs`` runs it; that env is manual).
+Checks: the screenshots (the matrix, and REQ-04-05's section on its document's page, at
+1400x900) are PNGs of the window's size and not blank; the DOM has the summary per document,
+coloured status cells, code links pinned to a commit, links to the requirement pages and the
+three filters; ``?status=untested`` (read by docs/javascripts/matrix.js) leaves only the
+untested rows shown; laid out at 1400 px, no matrix table is wider than its box and every
+Summary cell is inside the window (issue 29: the column was clipped), and the configuration
+reference breaks no setting name. Without a Chromium it says so and exits 0 (``tox -e docs``
+runs it; that env is manual).
 """
 
 from __future__ import annotations
 
 import argparse
+import html
+import json
 import os
 import re
 import shutil
@@ -24,8 +31,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-WIDTH, HEIGHT = 1400, 2000
-REPO_LINK = "https://github.com/odoo-mcp/odoo-mcp/blob/main/"
+WIDTH, HEIGHT = 1400, 900
+#: a code link pinned to a commit (``tox -e docs`` builds from a git checkout) or to the ref
+#: ``ODOO_MCP_REPO_REF`` names: anything but the moving ``main``
+CODE_LINK = re.compile(r'href="https?://[^"]+/blob/(?!main/)[^/"]+/')
+REQUIREMENT_LINK = re.compile(r'href="\.\./requirements/[\w-]+/#REQ-[\w-]+"')
+REQUIREMENT = ("SPEC-04", "REQ-04-05")
 
 
 def find_chromium() -> str | None:
@@ -38,7 +49,9 @@ def find_chromium() -> str | None:
 def _browser(chromium: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # --no-sandbox: containers often run as root, where Chromium's sandbox refuses to start
     command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-               f"--user-data-dir={profile}", f"--window-size={WIDTH},{HEIGHT}", *args]  # fmt: skip
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--no-first-run", f"--user-data-dir={profile}", f"--window-size={WIDTH},{HEIGHT}",
+               *args]  # fmt: skip
     return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
 
 
@@ -51,7 +64,7 @@ def check_png(path: Path) -> list[str]:
         return [f"{path} is not a PNG"]
     width, height = struct.unpack(">II", data[16:24])
     problems = [] if (width, height) == (WIDTH, HEIGHT) else [f"size {width}x{height}"]
-    if len(data) < 50_000:  # a blank 1400x2000 page compresses to a few kB
+    if len(data) < 50_000:  # a blank 1400x900 page compresses to a few kB
         problems.append(f"only {len(data)} bytes: a blank page?")
     return problems
 
@@ -65,8 +78,12 @@ def check_dom(dom: str) -> list[str]:
     for status in ("passing", "untested", "excluded"):
         if f'class="req-status req-status-{status}"' not in dom:
             problems.append(f"no {status} status cell")
-    if dom.count(f'href="{REPO_LINK}') < 100:
-        problems.append(f"{dom.count(REPO_LINK)} repository links")
+    if len(CODE_LINK.findall(dom)) < 100:
+        problems.append(f"{len(CODE_LINK.findall(dom))} code links pinned to a commit")
+    if len(REQUIREMENT_LINK.findall(dom)) < 100:
+        problems.append(f"{len(REQUIREMENT_LINK.findall(dom))} links to requirement pages")
+    if "blob/main/" in dom:
+        problems.append("a link to blob/main: not pinned to the build's commit")
     for name in ("document", "status", "source"):
         if f'<select data-filter="{name}">' not in dom:
             problems.append(f"no {name} filter")
@@ -87,11 +104,79 @@ def check_filtered(dom: str) -> list[str]:
     return []
 
 
+#: a page framed at the window's size: Chromium's --screenshot ignores a URL's #anchor, an
+#: iframe scrolls to it; --allow-file-access-from-files lets the frame's script measure it
+_FRAME = """<!doctype html><html><body style="margin:0;overflow:hidden">
+<iframe src="{url}" style="border:0;width:{width}px;height:{height}px"></iframe>
+<pre id="layout"></pre><script>
+window.addEventListener("load", function () {{
+  var doc = document.querySelector("iframe").contentDocument;
+  var out = {{viewport: doc.documentElement.clientWidth, boxes: [], summaries: [], names: []}};
+  doc.querySelectorAll(".req-scroll").forEach(function (box) {{
+    out.boxes.push([box.parentElement.dataset.document, box.scrollWidth, box.clientWidth]);
+  }});
+  doc.querySelectorAll("td.req-col-summary").forEach(function (cell) {{
+    var r = cell.getBoundingClientRect();
+    out.summaries.push([cell.parentElement.id, Math.round(r.right), Math.round(r.width)]);
+  }});
+  doc.querySelectorAll(".config-reference td:nth-child(-n+3) code").forEach(function (code) {{
+    out.names.push([code.textContent, code.getClientRects().length]);
+  }});
+  document.getElementById("layout").textContent = JSON.stringify(out);
+}});
+</script></body></html>"""
+
+
+def framed(
+    chromium: str, profile: Path, url: str, *, shot: Path | None = None
+) -> dict[str, object]:
+    """Open ``url`` in a frame of the window's size: its screenshot (with ``shot``) and the
+    layout the frame's script measured (matrix boxes, Summary cells, setting names)."""
+    page = profile / "frame.html"
+    page.write_text(_FRAME.format(url=url, width=WIDTH, height=HEIGHT))
+    flags = ["--allow-file-access-from-files", "--virtual-time-budget=5000"]
+    if shot is not None:
+        _browser(chromium, profile, *flags, f"--screenshot={shot}", page.as_uri())
+    dom = _browser(chromium, profile, *flags, "--dump-dom", page.as_uri()).stdout
+    found = re.search(r'<pre id="layout">(.*?)</pre>', dom, re.DOTALL)
+    layout = json.loads(html.unescape(found.group(1))) if found and found.group(1) else {}
+    return layout if isinstance(layout, dict) else {}
+
+
+def check_layout(layout: dict[str, object]) -> list[str]:
+    """At 1400 px: no matrix table wider than its box, every Summary cell inside the window
+    and wide enough to read."""
+    if not layout.get("boxes"):
+        return ["layout: the frame's script measured nothing"]
+    viewport = int(layout["viewport"])  # type: ignore[call-overload]
+    problems = [
+        f"{doc}: table {wide} px in a {box} px box (scrolls: a column is clipped)"
+        for doc, wide, box in layout["boxes"]  # type: ignore[attr-defined]
+        if wide > box + 1
+    ]
+    problems += [
+        f"{req}: Summary cell ends at {right} px ({width} px wide) in a {viewport} px window"
+        for req, right, width in layout["summaries"]  # type: ignore[attr-defined]
+        if right > viewport or width < 150
+    ][:5]
+    return problems
+
+
+def check_names(layout: dict[str, object]) -> list[str]:
+    """The configuration reference: setting names, variables and flags on one line each."""
+    names = layout.get("names") or []
+    if not names:
+        return ["configuration reference: no setting name measured"]
+    return [f"{name!r} broken over {lines} lines" for name, lines in names if lines > 1][:5]  # type: ignore[attr-defined]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site-dir", default="/tmp/site-matrix", help="where the site is built")
     parser.add_argument("--no-build", action="store_true", help="use the site already built")
     parser.add_argument("--screenshot", default="/tmp/matrix.png")
+    parser.add_argument("--requirement-screenshot", default=None,
+                        help="REQ-04-05's section (default: beside --screenshot)")  # fmt: skip
     args = parser.parse_args()
     chromium = find_chromium()
     if chromium is None:
@@ -106,21 +191,35 @@ def main() -> int:
     url = page.resolve().as_uri()
     shot = Path(args.screenshot)
     shot.unlink(missing_ok=True)
+    document, req_id = REQUIREMENT
+    requirement = site / "conformance" / "requirements" / document / "index.html"
+    req_shot = Path(args.requirement_screenshot or shot.with_name(f"{req_id}.png"))
+    req_shot.unlink(missing_ok=True)
+    configuration = site / "reference" / "configuration" / "index.html"
     with tempfile.TemporaryDirectory() as profile:
         print(f"phase: {Path(chromium).name} --screenshot {shot} ({WIDTH}x{HEIGHT})", flush=True)
         started = time.perf_counter()
-        _browser(chromium, Path(profile), f"--screenshot={shot}", url)
+        layout = framed(chromium, Path(profile), url, shot=shot)
+        print(f"phase: {req_id} on its page: {req_shot}", flush=True)
+        framed(chromium, Path(profile), f"{requirement.resolve().as_uri()}#{req_id}", shot=req_shot)
+        names = framed(chromium, Path(profile), configuration.resolve().as_uri())
         print(f"phase: --dump-dom {url} and ?status=untested", flush=True)
         dom = _browser(chromium, Path(profile), "--dump-dom", url).stdout
         filtered = _browser(chromium, Path(profile), "--dump-dom", f"{url}?status=untested").stdout
+        req_dom = requirement.read_text()
         elapsed = time.perf_counter() - started
-    problems = check_png(shot) + check_dom(dom) + check_filtered(filtered)
+    problems = check_png(shot) + check_png(req_shot) + check_dom(dom) + check_filtered(filtered)
+    problems += check_layout(layout) + check_names(names)
+    if f'<h2 id="{req_id}">' not in req_dom:
+        problems.append(f"no #{req_id} section on {requirement}")
     for problem in problems:
         print(f"FAIL: {problem}")
     if not problems:
         shown = sum("hidden" not in row for row in rows(filtered))
         print(f"matrix page OK in {elapsed:.1f} s: {shot} ({shot.stat().st_size} bytes), "
-              f"{len(rows(dom))} rows, {dom.count(REPO_LINK)} repository links, "
+              f"{req_shot} ({req_shot.stat().st_size} bytes), {len(rows(dom))} rows, "
+              f"{len(CODE_LINK.findall(dom))} code links at a commit, "
+              f"{len(layout['boxes'])} tables within their box, "  # type: ignore[arg-type]
               f"?status=untested shows {shown}")  # fmt: skip
     return 1 if problems else 0
 

@@ -7,7 +7,16 @@
   (``reports/conformance/report.json``, written by ``tox -e docs``) joined with the
   traceability scan and, when present, the marked unit tests' results
   (``reports/unit-results.json``, written by ``tox -e tests`` and ``tox -e conformance``).
-  Without a run, the page says so and shows the scan alone.
+  Without a run, the page says so and shows the scan alone;
+- ``conformance/requirements/<document>.md``: a section per requirement (``#REQ-04-05``) with
+  its code, scenarios, unit tests and verdicts, where the matrix's ids link;
+  ``conformance/scenarios/<feature>.md``: a section per scenario (``#L12``);
+- the home page's ``<!-- verdict -->`` (the MUST requirements' counts in the latest run) and
+  ``<!-- mutation-score -->``; the decisions page's anchors (``decisions.md#decision-11``).
+
+Code links go to ``ODOO_MCP_REPO_URL`` (else mkdocs.yml's ``repo_url``) at the commit the site
+is built from (``git rev-parse HEAD``; ``ODOO_MCP_REPO_REF`` overrides it; without git the
+pages say so and link ``main``).
 """
 
 from __future__ import annotations
@@ -15,6 +24,8 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +34,7 @@ from mkdocs.structure.files import File, Files
 
 if TYPE_CHECKING:
     from odoo_mcp_conformance.trace.build import Trace
+    from odoo_mcp_conformance.trace.matrix import Links
 
 ROOT = Path(__file__).resolve().parents[2]
 REPORT = Path(
@@ -50,6 +62,11 @@ def configuration_page() -> str:
     from odoo_mcp.config import CONFIG_PATH_VAR, SETTINGS, OdooMcpConfig, setting_descriptions
 
     lines = [
+        "---",
+        "hide:",
+        "  - toc",
+        "---",
+        "",
         "# Configuration reference",
         "",
         "Generated from the settings model. Precedence: command-line flags > environment "
@@ -57,6 +74,9 @@ def configuration_page() -> str:
         "is also a JSON key and can be given as `--set KEY=VALUE`. Lists are comma-separated "
         "in the environment; booleans are `true/1/yes` or `false/0/no`. An invalid "
         "configuration stops start-up with one message per problem.",
+        "",
+        # docs/stylesheets/site.css: names stay whole, the table takes the page's width
+        '<div class="config-reference" markdown>',
         "",
         "| Setting (JSON key) | Environment variable | Flag | Default | Description |",
         "|---|---|---|---|---|",
@@ -69,6 +89,7 @@ def configuration_page() -> str:
         flag = f"`{setting.flag}`" if setting.flag else ""
         default = "required" if field.is_required() else f"`{json.dumps(_plain(field.default))}`"
         lines.append(f"| {key} | {env} | {flag} | {default} | {_cell(descriptions[name])} |")
+    lines += ["", "</div>"]
     return "\n".join(lines) + "\n"
 
 
@@ -177,8 +198,12 @@ def errors_page() -> str:
     return "\n".join(lines) + "\n"
 
 
-#: where the matrix links code and scenarios when mkdocs.yml names no ``repo_url``
+#: where code links go when mkdocs.yml names no ``repo_url`` and ``ODOO_MCP_REPO_URL`` is unset
 REPO_URL = "https://github.com/odoo-mcp/odoo-mcp"
+#: the repository the pages link code to (overrides mkdocs.yml's ``repo_url``), and the commit
+#: or branch (default: the checkout's ``git rev-parse HEAD``, else ``main``)
+REPO_URL_VAR = "ODOO_MCP_REPO_URL"
+REPO_REF_VAR = "ODOO_MCP_REPO_REF"
 
 
 def _inputs() -> tuple[list[Path], list[Path], list[Path]]:
@@ -198,6 +223,63 @@ def _trace() -> Trace:
     return build_trace(results=results, unit_results=units, mutation_results=mutation)
 
 
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(ROOT), *args],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+@functools.cache
+def _commit() -> tuple[str, str]:
+    """The ref code links point at, and the sentence the pages show about it: the commit the
+    site is built from, so that a line number stays right after later commits."""
+    given = os.environ.get(REPO_REF_VAR)
+    if given:
+        return given, f"Code links point at `{given}` (`{REPO_REF_VAR}`)."
+    sha = _git("rev-parse", "HEAD")
+    if not sha:
+        return "main", (
+            "git was not available when this site was built: code links point at the branch "
+            "`main`, whose lines may have moved since."
+        )
+    dirty = _git("status", "--porcelain", "--untracked-files=no")
+    said = f"Code links point at commit `{sha[:12]}`, the one this site was built from"
+    if dirty:
+        said += " (its working tree had uncommitted changes: a line may have moved)"
+    return sha, said + "."
+
+
+def _repo_url(config: MkDocsConfig) -> str:
+    return os.environ.get(REPO_URL_VAR) or config.repo_url or REPO_URL
+
+
+def _links(config: MkDocsConfig) -> Links:
+    from odoo_mcp_conformance.trace.matrix import Links
+
+    return Links(
+        _repo_url(config), ref=_commit()[0], directory_urls=bool(config.use_directory_urls)
+    )
+
+
+def _run() -> str | None:
+    """What the latest kit runs were (``None``: no run was found)."""
+    results, _, _ = _inputs()
+    if not results:
+        return None
+    shown = ", ".join(
+        f"`{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}`" for path in results
+    )
+    return f"`{_trace().target}` (fake Odoo, {shown})"
+
+
 def mutation_score() -> str:
     """The home page's proof line: the mutation score per document and overall."""
     from odoo_mcp_conformance.trace.matrix import mutation_table
@@ -212,25 +294,59 @@ def mutation_score() -> str:
     )
 
 
+def home_verdict() -> str:
+    """The home page's ``<!-- verdict -->``: the MUST requirements' counts in the latest run."""
+    from odoo_mcp_conformance.trace.pages import home_verdict as render
+
+    ref = _commit()[0]
+    built = f"commit `{ref[:12]}`" if ref != "main" else "a checkout without git"
+    return render(_trace(), run=_run(), built=built)
+
+
+#: ``| 11 | ...``: a decision's row in spec/decisions.md (the first row of each number)
+_DECISION_ROW = re.compile(r"^\| (\d+) \|", re.MULTILINE)
+_DECISIONS_SNIPPET = '--8<-- "spec/decisions.md"'
+
+
+def decisions_with_anchors() -> str:
+    """spec/decisions.md with an anchor per decision (``#decision-11``), where the matrix and
+    the requirement pages link."""
+    seen: set[str] = set()
+
+    def anchor(match: re.Match[str]) -> str:
+        number = match.group(1)
+        if number in seen:  # a later table (the variants) names the decision again
+            return match.group(0)
+        seen.add(number)
+        return f'| <span class="req-anchor" id="decision-{number}"></span>{number} |'
+
+    return _DECISION_ROW.sub(anchor, (ROOT / "spec" / "decisions.md").read_text())
+
+
 def on_page_markdown(markdown: str, page: Any, config: MkDocsConfig, files: Files) -> str:
-    """The home page's ``<!-- mutation-score -->`` marker becomes the score table."""
+    """The home page's ``<!-- mutation-score -->`` and ``<!-- verdict -->`` markers become the
+    score table and the latest verdict; the decisions page gets an anchor per decision."""
     if "<!-- mutation-score -->" in markdown:
-        return markdown.replace("<!-- mutation-score -->", mutation_score())
+        markdown = markdown.replace("<!-- mutation-score -->", mutation_score())
+    if "<!-- verdict -->" in markdown:
+        markdown = markdown.replace("<!-- verdict -->", home_verdict())
+    if page.file.src_uri == "decisions.md" and _DECISIONS_SNIPPET in markdown:
+        markdown = markdown.replace(_DECISIONS_SNIPPET, decisions_with_anchors())
     return markdown
 
 
-def matrix_page(repo_url: str = REPO_URL) -> str:
-    from odoo_mcp_conformance.trace.matrix import mutation_table, render_matrix
+def matrix_page(links: Links | str = REPO_URL) -> str:
+    from odoo_mcp_conformance.trace.matrix import MATRIX_PAGE, Links, mutation_table, render_matrix
 
-    results, units, _ = _inputs()
+    if isinstance(links, str):
+        links = Links(links, ref=_commit()[0])
+    _, units, _ = _inputs()
     trace = _trace()
-    shown = ", ".join(
-        f"`{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}`" for path in results
-    )
+    run = _run()
     header = (
-        f"Results of the latest kit runs against `{trace.target}` (fake Odoo, {shown}); "
+        f"Results of the latest kit runs against {run}; "
         "a requirement fails if any run fails it, and passes if a run passes it."
-        if results
+        if run
         else '!!! warning "No kit run"\n    No kit run was found when this site was built '
         "(`tox -e docs` runs the kit first): the statuses below come from the scan alone."
     )
@@ -246,10 +362,12 @@ def matrix_page(repo_url: str = REPO_URL) -> str:
         "",
         "For every requirement of the catalogue: its seed section, where the reference server "
         "implements it (docstring tags, linked to the line), which scenarios prove it (linked "
-        "to the feature file), and the verdict. *Seed checks* is the "
+        "to the scenario on its [feature file's page](scenarios/index.md)), and the verdict. "
+        "Each id links to the requirement's own section ([requirements](requirements/index.md)), "
+        "which gathers all of it. " + _commit()[1] + " In the *Checks* column, *seed* is the "
         "verdict of the expectations taken from the specification's own text: the only ones "
-        "that judge another implementation (the kit's `spec` profile). *Decision / reference "
-        "checks* are the expectations that rest on one of our decisions "
+        "that judge another implementation (the kit's `spec` profile). The decision / reference "
+        "line is the verdict of the expectations that rest on one of our decisions "
         "([decisions](../decisions.md)) or on the reference server's own behaviour: they pin "
         "our server (profile `reference`) and are notes, never failures, for anyone else. "
         "*Unit tests* are the tests marked with the requirement and their outcome "
@@ -275,11 +393,32 @@ def matrix_page(repo_url: str = REPO_URL) -> str:
         "",
         mutation_table(trace)
         or '!!! warning "No mutation run"\n    No mutant results were found when this site '
-        "was built (`tox -e docs` runs them): the column *Mutants / variants* says `not_run`.",
+        "was built (`tox -e docs` runs them): the *Checks* column's *mutants* say `not_run`.",
         "",
-        render_matrix(trace, repo_url),
+        render_matrix(trace, links.on(MATRIX_PAGE)),
     ]
     return "\n".join(lines)
+
+
+def trace_pages(links: Links) -> dict[str, str]:
+    """The requirement pages and the feature pages (``trace/pages.py``), by source path."""
+    from odoo_mcp_conformance.catalogue import load_catalogue
+    from odoo_mcp_conformance.paths import features_dir
+    from odoo_mcp_conformance.trace.pages import (
+        feature_pages,
+        requirement_pages,
+        scenario_verdicts,
+    )
+
+    results, _, _ = _inputs()
+    verdicts = scenario_verdicts(results)
+    trace = _trace()
+    note = _commit()[1]
+    pages = requirement_pages(trace, load_catalogue(), links, verdicts, note)
+    features = features_dir()
+    shown = features.relative_to(ROOT).as_posix() if features.is_relative_to(ROOT) else "features"
+    pages.update(feature_pages(features, shown, trace, links, verdicts, note))
+    return pages
 
 
 EXAMPLES = {
@@ -344,11 +483,52 @@ PAGES = {
 }
 
 
+def _nav_sections() -> list[dict[str, Any]]:
+    """The generated requirement and scenario pages, as the nav's sections."""
+    from odoo_mcp_conformance.paths import features_dir
+    from odoo_mcp_conformance.trace.matrix import (
+        FEATURES_DIR,
+        REQUIREMENTS_DIR,
+        document_slug,
+        feature_slug,
+    )
+
+    documents = sorted({row.document for row in _trace().rows})
+    features = sorted(features_dir().rglob("*.feature"))
+    return [
+        {
+            "Requirements": [
+                f"{REQUIREMENTS_DIR}/index.md",
+                *({doc: f"{REQUIREMENTS_DIR}/{document_slug(doc)}.md"} for doc in documents),
+            ]
+        },
+        {
+            "Scenarios": [
+                f"{FEATURES_DIR}/index.md",
+                *({path.name: f"{FEATURES_DIR}/{feature_slug(path.name)}.md"} for path in features),
+            ]
+        },
+    ]
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """``ODOO_MCP_REPO_URL`` overrides ``repo_url``; the generated requirement and scenario
+    pages join the nav's *Conformance* section."""
+    if os.environ.get(REPO_URL_VAR):
+        config.repo_url = os.environ[REPO_URL_VAR]
+    for entry in config.nav or []:
+        if isinstance(entry, dict) and isinstance(entry.get("Conformance"), list):
+            entry["Conformance"] = [*entry["Conformance"], *_nav_sections()]
+    return config
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, render in PAGES.items():
         files.append(File.generated(config, path, content=render()))
-    matrix = matrix_page(config.repo_url or REPO_URL)
-    files.append(File.generated(config, "conformance/matrix.md", content=matrix))
+    links = _links(config)
+    files.append(File.generated(config, "conformance/matrix.md", content=matrix_page(links)))
+    for path, content in trace_pages(links).items():
+        files.append(File.generated(config, path, content=content))
     from odoo_mcp.contracts import contract_schemas
 
     for operation, schemas in contract_schemas().items():

@@ -301,14 +301,41 @@ def test_matrix_statuses_carry_their_colour_class() -> None:
 
 
 def test_matrix_links_code_and_scenarios_to_the_repository_lines() -> None:
+    """Outside a site (a bare repository URL): every link goes to the repository's ``main``."""
     from odoo_mcp_conformance.trace.matrix import render_matrix
 
     html = render_matrix(_matrix_trace(), REPO)
     assert f'href="{REPO}/blob/main/src/odoo_mcp/tools/read.py#L12"' in html
     feature = f"{REPO}/blob/main/features/tools_read.feature#L7"
-    assert f'href="{feature}">tools_read.feature: reads</a>' in html
+    assert (
+        f'href="{feature}"><span class="req-feature">tools_read.feature:</span> reads</a>' in html
+    )
     assert f'<a href="{REPO}/blob/main/spec/decisions.md">decision 11</a>' in html
     assert "a &lt;summary&gt; &amp; more" in html and "<summary>" not in html
+
+
+def test_matrix_on_the_site_links_its_pages_and_code_at_the_commit() -> None:
+    """Issue 29: on the site, code links carry the build's commit; requirements, scenarios and
+    decisions link to the site's own pages (relative to the matrix page's URL)."""
+    from odoo_mcp_conformance.trace.matrix import MATRIX_PAGE, Links, render_matrix
+
+    links = Links(REPO, ref="0123abcd").on(MATRIX_PAGE)
+    html = render_matrix(_matrix_trace(), links)
+    assert "blob/main" not in html
+    assert f'href="{REPO}/blob/0123abcd/src/odoo_mcp/tools/read.py#L12"' in html
+    assert '<a href="../requirements/SPEC-04/#REQ-04-01"><code>REQ-04-01</code></a>' in html
+    assert '<a href="../requirements/untracked/#REQ-99-01">' in html
+    assert 'href="../scenarios/tools_read/#L7"' in html
+    assert '<a href="../../decisions/#decision-11">decision 11</a>' in html
+    # without directory URLs the links name the .html files
+    flat = render_matrix(_matrix_trace(), Links(REPO, directory_urls=False).on(MATRIX_PAGE))
+    assert 'href="requirements/SPEC-04.html#REQ-04-01"' in flat
+    assert 'href="../decisions.html#decision-11"' in flat
+    # Markdown pages link .md files, which MkDocs resolves and checks
+    page = Links(REPO).on("conformance/requirements/SPEC-04.md", markdown=True)
+    assert page.requirement("REQ-10-01", "SPEC-10") == "SPEC-10.md#REQ-10-01"
+    assert page.decision(11) == "../../decisions.md#decision-11"
+    assert page.scenario("features/tools_read.feature:7") == "../scenarios/tools_read.md#L7"
 
 
 def test_matrix_rows_carry_the_filter_attributes_and_the_seed_section() -> None:
@@ -321,7 +348,8 @@ def test_matrix_rows_carry_the_filter_attributes_and_the_seed_section() -> None:
     ) in html
     assert 'id="REQ-04-01" data-document="SPEC-04" data-status="passing" data-source="seed"' in html
     assert 'id="REQ-99-01" data-document="?" data-status="untracked" data-source="none"' in html
-    assert "<td>Domains<br>" in html and "<td>Tools</td>" in html
+    assert '<td class="req-col-section">Domains<br>' in html
+    assert '<td class="req-col-section">Tools</td>' in html
     for name in ("document", "status", "source"):
         assert f'<select data-filter="{name}">' in html
     assert "7 of 7 shown" in html
@@ -340,8 +368,11 @@ def test_matrix_of_the_real_catalogue_without_a_run() -> None:
     row = next(r for r in trace.rows if r.scenarios and r.section)
     assert len(row.scenario_locations) == len(row.scenarios)
     assert row.scenario_locations[0].startswith("features/")
-    assert f"<td>{row.section}" in html or row.section != row.section.strip()
+    assert (
+        f'<td class="req-col-section">{row.section}' in html or row.section != row.section.strip()
+    )
     assert f"{REPO}/blob/main/features/" in html and f"{REPO}/blob/main/src/" in html
+    assert '<td class="req-col-section">' in html
 
 
 def test_a_seed_requirement_no_killed_mutant_proves_is_unproven(tmp_path: Path) -> None:

@@ -1,23 +1,32 @@
 """The REQ coverage matrix as the docs site shows it: a summary per document, colour-coded
-statuses, links into the repository, and rows a small script filters (``docs/javascripts/
-matrix.js`` reads the ``data-*`` attributes of each row; ``docs/stylesheets/matrix.css``
-colours the ``req-status-*`` classes).
+statuses, links, and rows a small script filters (``docs/javascripts/matrix.js`` reads the
+``data-*`` attributes of each row; ``docs/stylesheets/matrix.css`` colours the
+``req-status-*`` classes).
 
 The output is Markdown whose tables are raw HTML blocks: Markdown is not read inside them,
-so every text is escaped here and every link is absolute.
+so every text is escaped here and every link is final (:class:`Links` makes them). Code links
+go to the repository at the commit the site was built from; requirements, scenarios and
+decisions link to the site's own pages (``trace/pages.py`` renders them) when there is one.
 """
 
 from __future__ import annotations
 
+import posixpath
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from html import escape
 from typing import Final
 
 from odoo_mcp_conformance.trace.build import Trace, TraceRow
 
 __all__ = [
+    "DECISIONS_PAGE",
+    "FEATURES_DIR",
+    "MATRIX_PAGE",
+    "REQUIREMENTS_DIR",
     "STATUS_ORDER",
+    "Links",
     "code_link",
     "mutation_table",
     "render_matrix",
@@ -38,6 +47,97 @@ STATUS_ORDER: Final = (
     "untracked",
 )
 
+#: the site's pages (source paths under ``docs/``) the generated pages link to
+MATRIX_PAGE: Final = "conformance/matrix.md"
+REQUIREMENTS_DIR: Final = "conformance/requirements"
+FEATURES_DIR: Final = "conformance/scenarios"
+DECISIONS_PAGE: Final = "decisions.md"
+
+
+def document_slug(document: str) -> str:
+    """The page name of a catalogue document (``?``, ids outside the catalogue: ``untracked``)."""
+    return "untracked" if document == "?" else document
+
+
+def feature_slug(feature: str) -> str:
+    """``tools_read.feature`` -> ``tools_read``: the page name of a feature file."""
+    return feature.removesuffix(".feature")
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where the generated pages link.
+
+    ``repo_url`` and ``ref``: the repository and the commit (or branch) code links point at.
+    ``page``: the source path (under ``docs/``) of the page being rendered, or ``None`` when
+    the output is not part of a site: then requirements, scenarios and decisions link to the
+    repository too. ``markdown``: links to pages are ``.md`` paths MkDocs resolves (and checks)
+    rather than final URLs (raw HTML blocks need final URLs).
+    """
+
+    repo_url: str
+    ref: str = "main"
+    page: str | None = None
+    markdown: bool = False
+    directory_urls: bool = True
+
+    def on(self, page: str, *, markdown: bool = False) -> Links:
+        """The same links, for another page of the site."""
+        return replace(self, page=page, markdown=markdown)
+
+    def blob(self, path: str, line: str | int | None = None) -> str:
+        """A file (and line) of the repository at ``ref``."""
+        url = f"{self.repo_url.rstrip('/')}/blob/{self.ref}/{path}"
+        return f"{url}#L{line}" if line else url
+
+    def _url(self, source: str) -> str:
+        """The URL of a page, relative to the site's root (``use_directory_urls``)."""
+        stem = source.removesuffix(".md")
+        if not self.directory_urls:
+            return stem + ".html"
+        if stem == "index" or stem.endswith("/index"):
+            return stem.removesuffix("index")
+        return stem + "/"
+
+    def to_page(self, source: str, anchor: str = "") -> str:
+        """A link from the current page to another page of the site (and an anchor)."""
+        assert self.page is not None
+        fragment = f"#{anchor}" if anchor else ""
+        if self.markdown:
+            here = posixpath.dirname(self.page) or "."
+            return posixpath.relpath(source, here) + fragment
+        # the browser resolves a link against the page's URL: its directory with
+        # use_directory_urls (``conformance/matrix/``), else the file's directory
+        here = self._url(self.page) if self.directory_urls else posixpath.dirname(self.page)
+        target = self._url(source)
+        relative = posixpath.relpath(target or ".", here.rstrip("/") or ".")
+        if target.endswith("/") or not target:
+            relative += "/"
+        return relative + fragment
+
+    def requirement(self, req_id: str, document: str) -> str | None:
+        """The requirement's section on its document's page (``None`` outside a site)."""
+        if self.page is None:
+            return None
+        return self.to_page(f"{REQUIREMENTS_DIR}/{document_slug(document)}.md", req_id)
+
+    def scenario(self, location: str) -> str:
+        """``features/tools_read.feature:7``: the scenario's section on its feature's page,
+        or the line in the repository outside a site."""
+        path, _, line = location.rpartition(":")
+        if not line.isdigit():
+            path, line = location, ""
+        if self.page is None:
+            return self.blob(path, line)
+        page = f"{FEATURES_DIR}/{feature_slug(posixpath.basename(path))}.md"
+        return self.to_page(page, f"L{line}" if line else "")
+
+    def decision(self, number: int) -> str:
+        """A decision's row on the site's decisions page, or the file in the repository."""
+        if self.page is None:
+            return self.blob("spec/decisions.md")
+        return self.to_page(DECISIONS_PAGE, f"decision-{number}")
+
 
 def status_class(status: str) -> str:
     """``req-status-not-run`` for ``not_run``: the CSS class that colours a status."""
@@ -52,12 +152,11 @@ def row_source(row: TraceRow) -> str:
     return "decision" if row.decisions else "seed"
 
 
-def _blob(repo_url: str, path: str, line: str | int | None = None) -> str:
-    url = f"{repo_url.rstrip('/')}/blob/main/{path}"
-    return f"{url}#L{line}" if line else url
+def _links(links: Links | str) -> Links:
+    return Links(links) if isinstance(links, str) else links
 
 
-def code_link(repo_url: str, location: str) -> str:
+def code_link(links: Links | str, location: str) -> str:
     """A ``path:line name`` location (trace scan) as a link to the line in the repository."""
     where, _, name = location.partition(" ")
     path, _, line = where.rpartition(":")
@@ -65,15 +164,20 @@ def code_link(repo_url: str, location: str) -> str:
         path, line = where, ""
     title = escape(f"{where} {name}".strip())
     shown = escape(where.rpartition("/")[2])
-    href = escape(_blob(repo_url, path, line))
+    href = escape(_links(links).blob(path, line))
     return f'<a href="{href}" title="{title}"><code>{shown}</code></a>'
 
 
-def _scenario_link(repo_url: str, label: str, location: str | None) -> str:
+def _scenario_link(links: Links, label: str, location: str | None) -> str:
     if not location:
         return escape(label)
-    path, _, line = location.rpartition(":")
-    return f'<a href="{escape(_blob(repo_url, path, line))}">{escape(label)}</a>'
+    feature, colon, name = label.partition(": ")
+    shown = (
+        f'<span class="req-feature">{escape(feature)}:</span> {escape(name)}'
+        if colon
+        else escape(label)
+    )
+    return f'<a href="{escape(links.scenario(location))}">{shown}</a>'
 
 
 def _status(status: str) -> str:
@@ -134,66 +238,93 @@ def _filters(trace: Trace, documents: Sequence[str]) -> list[str]:
     ]
 
 
-def _decisions(repo_url: str, numbers: Sequence[int]) -> str:
-    url = escape(_blob(repo_url, "spec/decisions.md"))
-    return ", ".join(f'<a href="{url}">decision {n}</a>' for n in numbers)
+def _decisions(links: Links, numbers: Sequence[int]) -> str:
+    return ", ".join(f'<a href="{escape(links.decision(n))}">decision {n}</a>' for n in numbers)
 
 
-def _row(repo_url: str, row: TraceRow) -> str:
-    code = "<br>".join(code_link(repo_url, c) for c in row.code) or "none"
+def _requirement(links: Links, row: TraceRow) -> str:
+    """The REQ cell: the id, linked to the requirement's own section when there is one."""
+    href = links.requirement(row.id, row.document)
+    code = f"<code>{escape(row.id)}</code>"
+    return f'<a href="{escape(href)}">{code}</a>' if href else code
+
+
+def _test_cell(label: str) -> str:
+    """``tests/a.py::test_x (passed)`` as ``test_x (passed)``, the node id in its title (the
+    requirement's page lists them whole): a long node id does not widen the column."""
+    nodeid, _, outcome = label.rpartition(" (")
+    if not nodeid:
+        nodeid, outcome = label, ""
+    name = nodeid.rpartition("::")[2] or nodeid
+    shown = f"{name} ({outcome}" if outcome else name
+    return f'<code title="{escape(nodeid)}">{escape(shown)}</code>'
+
+
+def _checks(row: TraceRow) -> str:
+    """The three verdicts of a row, one a line: seed checks, decision / reference checks and
+    the proof by mutation (with its mutants)."""
+    lines = [f"seed {_status(row.seed_status)}"]
+    if row.other_sources:
+        sources = escape(", ".join(row.other_sources))
+        lines.append(f'<span class="req-sources">{sources}</span> {_status(row.other_status)}')
+    mutants = "".join(f'<br><span class="req-mutant">{escape(m)}</span>' for m in row.mutants)
+    lines.append(f"mutants {_status(row.proof)}{mutants}")
+    return "<br>".join(lines)
+
+
+def _row(links: Links, row: TraceRow) -> str:
+    code = "<br>".join(code_link(links, c) for c in row.code) or "none"
     locations = [*row.scenario_locations, *[""] * len(row.scenarios)][: len(row.scenarios)]
     scenarios = (
         "<br>".join(
-            _scenario_link(repo_url, s, w) for s, w in zip(row.scenarios, locations, strict=True)
+            _scenario_link(links, s, w) for s, w in zip(row.scenarios, locations, strict=True)
         )
         or "none"
     )
-    tests = "<br>".join(f"<code>{escape(t)}</code>" for t in row.tests) or "none"
-    others = (
-        f"{_status(row.other_status)} {escape(', '.join(row.other_sources))}"
-        if row.other_sources
-        else "none"
-    )
-    proof = _status(row.proof) + (
-        "<br>" + "<br>".join(escape(m) for m in row.mutants) if row.mutants else ""
-    )
+    tests = "<br>".join(_test_cell(t) for t in row.tests) or "none"
     section = escape(row.section) if row.section else "none"
     if row.decisions:
-        section += "<br>" + _decisions(repo_url, row.decisions)
+        section += "<br>" + _decisions(links, row.decisions)
+    cells = (
+        ("id", f"{_requirement(links, row)}<br>{escape(row.keyword)}"),
+        ("status", _status(row.status)),
+        ("section", section),
+        ("checks", _checks(row)),
+        ("code", code),
+        ("scenarios", scenarios),
+        ("tests", tests),
+        ("summary", escape(row.summary)),
+    )
     return (
         f'<tr class="req-row" id="{escape(row.id)}" data-document="{escape(row.document)}" '
         f'data-status="{escape(row.status)}" data-source="{row_source(row)}">'
-        f"<td><code>{escape(row.id)}</code></td><td>{escape(row.keyword)}</td>"
-        f"<td>{_status(row.status)}</td><td>{section}</td><td>{_status(row.seed_status)}</td>"
-        f"<td>{others}</td><td>{proof}</td><td>{code}</td><td>{scenarios}</td><td>{tests}</td>"
-        f"<td>{escape(row.summary)}</td></tr>"
+        + "".join(f'<td class="req-col-{name}">{html}</td>' for name, html in cells)
+        + "</tr>"
     )
 
 
+#: the columns: (class suffix, header)
 _COLUMNS: Final = (
-    "REQ",
-    "Keyword",
-    "Status",
-    "Seed section",
-    "Seed checks",
-    "Decision / reference checks",
-    "Mutants / variants",
-    "Code",
-    "Scenarios",
-    "Unit tests",
-    "Summary",
+    ("id", "REQ"),
+    ("status", "Status"),
+    ("section", "Seed section"),
+    ("checks", "Checks"),
+    ("code", "Code"),
+    ("scenarios", "Scenarios"),
+    ("tests", "Unit tests"),
+    ("summary", "Summary"),
 )
 
 
-def _document_table(repo_url: str, document: str, rows: Sequence[TraceRow]) -> list[str]:
-    head = "".join(f"<th>{c}</th>" for c in _COLUMNS)
+def _document_table(links: Links, document: str, rows: Sequence[TraceRow]) -> list[str]:
+    head = "".join(f'<th class="req-col-{name}">{title}</th>' for name, title in _COLUMNS)
     return [
         f'<div class="req-document" data-document="{escape(document)}">',
         f'<h2 id="doc-{escape(document)}">{escape(document)}</h2>',
         '<div class="req-scroll"><table class="req-matrix">',
         f"<thead><tr>{head}</tr></thead>",
         "<tbody>",
-        *(_row(repo_url, row) for row in rows),
+        *(_row(links, row) for row in rows),
         "</tbody>",
         "</table></div>",
         "</div>",
@@ -217,13 +348,15 @@ def mutation_table(trace: Trace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_matrix(trace: Trace, repo_url: str) -> str:
+def render_matrix(trace: Trace, links: Links | str) -> str:
     """The summary, the filters and one table per document (raw HTML blocks, no blank line
-    inside a block so Markdown keeps each whole)."""
+    inside a block so Markdown keeps each whole). ``links``: a :class:`Links` for the matrix
+    page, or a bare repository URL (everything links to its ``main`` branch)."""
+    where = _links(links)
     documents = sorted({row.document for row in trace.rows})
     blocks = [_summary(trace, documents), _filters(trace, documents)]
     blocks += [
-        _document_table(repo_url, doc, [r for r in trace.rows if r.document == doc])
+        _document_table(where, doc, [r for r in trace.rows if r.document == doc])
         for doc in documents
     ]
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
