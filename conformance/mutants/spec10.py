@@ -176,18 +176,14 @@ def http_404_as_server_error() -> None:
     seed="SPEC-10 §4.3: '`httpx.TimeoutException` | `connection` | `TIMEOUT`'",
 )
 def timeout_as_connection_error() -> None:
-    """An Odoo that does not answer in time is coded CONNECTION_ERROR, not TIMEOUT."""
-    from odoo_mcp.errors import fallbacks
-    from odoo_mcp.errors.categories import ErrorCategory, ErrorCode
+    """An Odoo that does not answer in time is coded CONNECTION_ERROR, not TIMEOUT (whether a
+    pattern or the fallback by kind found TIMEOUT: the answer is what the seed judges)."""
 
-    original = fallbacks.by_connection_kind
+    def edit(payload: dict[str, Any]) -> None:
+        if payload.get("code") == "TIMEOUT":
+            payload["code"] = "CONNECTION_ERROR"
 
-    def broken(kind: str, status: int | None) -> Any:
-        if kind == "timeout":
-            return ErrorCategory.CONNECTION, ErrorCode.CONNECTION_ERROR
-        return original(kind, status)
-
-    fallbacks.by_connection_kind = broken
+    _edit_payload(edit)
 
 
 # -- REQ-10-09/10/11: suggestions and the pattern database --------------------------------

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import re
+import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -60,14 +61,13 @@ DEFAULT_OPTIONS: Final = FormatOptions()
 
 def strip_html(html: str) -> str:
     """REQ-04-35: HTML content becomes plain text: tags dropped, entities decoded, tidy lines."""
-    from odoo_mcp.html_text import TextExtractor  # deferred: cold start, issue 17
+    html_text = sys.modules.get("odoo_mcp.html_text")  # 0.04 us a value, an import 0.6 us
+    if html_text is None:
+        from odoo_mcp.html_text import html_to_text  # deferred: cold start, issue 17
 
-    parser = TextExtractor()
-    parser.feed(html)
-    parser.close()
-    lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())
-    text = "\n".join(lines)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+        return html_to_text(html)
+    text: str = html_text.html_to_text(html)
+    return text
 
 
 def _is_id(value: Any) -> bool:
