@@ -159,12 +159,18 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--latency-ms", type=float, default=0.0, help="added to each Odoo request")
     parser.add_argument("--raw", action="store_true", help="also run raw JSON-2 clients")
+    parser.add_argument(
+        "--json-response",
+        action="store_true",
+        help="the server answers each POST with one JSON body instead of an SSE stream",
+    )
     args = parser.parse_args()
+    flags = ["--http-auth", "on", *(["--json-response"] if args.json_response else [])]
     # the server logs each refused demo call (REQ-10-18) at warning: not what this measures
     print("phase: starting the fake Odoo and odoo-mcp over HTTP", flush=True)
     with (
         serve_fake_odoo("19.0") as fake,
-        http_server_process(str(fake.url), "--http-auth", "on", ODOO_MCP_LOG_LEVEL="error") as base,
+        http_server_process(str(fake.url), *flags, ODOO_MCP_LOG_LEVEL="error") as base,
     ):
         if args.latency_ms > 0:
             fake.inject_fault("latency", seconds=args.latency_ms / 1000)
@@ -178,7 +184,8 @@ def main() -> None:
         if args.raw:
             print(f"phase: {args.sessions} raw JSON-2 clients x {args.calls} calls", flush=True)
             raw = asyncio.run(run(str(fake.url), args.sessions, args.calls, _raw_session))
-    rate = report("odoo-mcp over HTTP", *ours)
+    mode = "JSON responses" if args.json_response else "SSE responses"
+    rate = report(f"odoo-mcp over HTTP ({mode})", *ours)
     errors = len(ours[1])
     if raw is not None:
         raw_rate = report("raw JSON-2", *raw)

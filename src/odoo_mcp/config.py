@@ -178,6 +178,9 @@ class OdooMcpConfig(BaseSettings):
     """URL path of the MCP endpoint on the HTTP transport."""
     stateless_http: Annotated[Flag, Setting(_M + "STATELESS", flag="--stateless")] = False
     """HTTP without sessions, for load-balanced deployments (no subscriptions)."""
+    json_response: Annotated[Flag, Setting(_M + "JSON_RESPONSE", flag="--json-response")] = False
+    """HTTP: answer each POST with one JSON body instead of an SSE stream (faster; gives up
+    notifications and log messages sent while a request runs)."""
     state_url: Annotated[str, Setting(_M + "STATE_URL")] = ""  # no flag: it may hold a password
     """Where replicas share rate limits, refused tokens, failed authentications and session
     owners: a redis://, rediss:// or unix:// URL (needs odoo-mcp[redis]); empty keeps them in

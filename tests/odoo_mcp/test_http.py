@@ -70,6 +70,18 @@ def test_stateless_mode_needs_no_session(fake_url: str) -> None:
         assert "mcp-session-id" not in answer.headers
 
 
+def test_json_response_mode_answers_one_json_body(fake_url: str) -> None:
+    """Issue 30: --json-response answers a POST with application/json, not an SSE stream."""
+    for base in serve_http(fake_url, "--json-response", "--stateless"):
+        listed = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        answer = httpx2.post(f"{base}/mcp", json=listed, headers=ACCEPT)
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("application/json")
+        assert "odoo_core_search_read" in {
+            tool["name"] for tool in answer.json()["result"]["tools"]
+        }
+
+
 def test_ping_before_initialize_and_unknown_methods_before_session_work(http_base: str) -> None:
     """REQ-HTTP-04: before initialize, initialize and ping are accepted; REQ-HTTP-09: the
     method is checked before the session is looked up (the SDK alone says 400 and 404)."""

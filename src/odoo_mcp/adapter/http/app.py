@@ -94,6 +94,7 @@ def build_http_app(
     mcp_app: Any = server.streamable_http_app(
         streamable_http_path=config.mcp_path,
         stateless_http=config.stateless_http,
+        json_response=config.json_response,  # issue 30: one JSON body per POST, opt-in
         host=config.host,
         transport_security=transport_security(config),
         session_idle_timeout=SESSION_IDLE_TIMEOUT,  # issue 26: set here, the cap counts with it
