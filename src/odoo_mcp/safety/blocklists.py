@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Literal
 
 __all__ = [
+    "COMPUTED_FROM_MODEL",
     "DEFAULT_FIELD_BLOCKLIST",
     "DEFAULT_METHOD_BLOCKLIST",
     "DEFAULT_MODEL_BLOCKLIST",
@@ -86,6 +87,20 @@ DEFAULT_METHOD_BLOCKLIST: Final = frozenset(
 DERIVED_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
     "email": ("email_normalized", "email_formatted"),
 }
+#: REQ-11-14 (issue 28): fields Odoo computes from another model's records without declaring
+#: ``depends`` (fields_get shows none), so no metadata can tell: blocked wherever they appear
+#: when their source model is blocked. Odoo 19's res.partner (crm, sale, account): a count
+#: or sum of a blocked model's rows would tell what the blocklist hides (the non-interference
+#: run found ``opportunity_count`` telling crm.lead's).
+COMPUTED_FROM_MODEL: Final[Mapping[str, tuple[str, ...]]] = {
+    "crm.lead": ("opportunity_count",),
+    "sale.order": ("sale_order_count", "credit_to_invoice"),
+    "account.move": (
+        "account_move_count", "supplier_invoice_count", "total_invoiced", "credit", "debit",
+        "days_sales_outstanding",
+    ),
+    "account.move.line": ("credit", "debit", "days_sales_outstanding"),
+}  # fmt: skip
 #: fields never blocked through ``depends``: the record's name, which Odoo renders from other
 #: fields only under context options (``show_email``: refused by name, field_refs), and its id
 NEVER_DERIVED: Final = frozenset({"id", "display_name"})
@@ -207,16 +222,28 @@ class FieldFilter:
         self._metadata = metadata
         self._model_blocked = model_blocked
 
+    def counted_from_blocked_models(self) -> frozenset[str]:
+        """REQ-11-14: the fields computed from a blocked model's rows (COMPUTED_FROM_MODEL)."""
+        blocked = self._model_blocked
+        if blocked is None:
+            return frozenset()
+        return frozenset(
+            name
+            for source, names in COMPUTED_FROM_MODEL.items()
+            if blocked(source)
+            for name in names
+        )
+
     def derived(self, model: str) -> frozenset[str]:
         """REQ-11-14: the fields of ``model`` blocked through their ``depends`` or comodel,
         from the cached metadata (none known yet: the static table only)."""
         fields = self._metadata(model) if self._metadata is not None and model else None
         if not fields:
-            return self.static_derived
+            return self.static_derived | self.counted_from_blocked_models()
         known = self._derived.get(model)
         if known is not None and known[0] is fields:
             return known[1]
-        found = set(self.static_derived)
+        found = set(self.static_derived) | self.counted_from_blocked_models()
         changed = True
         while changed:  # a fixed point: a field derived from a derived field is derived too
             changed = False

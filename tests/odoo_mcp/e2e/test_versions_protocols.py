@@ -151,7 +151,8 @@ async def test_one_refusal_gets_one_code_on_every_version_and_protocol(
     """REQ-10-05 / REQ-10-07 (issue 13): the same Odoo refusal, whichever path carried it."""
     client, fake = session
     partner = fake.create("res.partner", {"name": "E2E Referenced"})
-    fake.create("sale.order", {"partner_id": partner})
+    # a confirmed order: up to 17 a draft one is deleted with its partner (batch 4)
+    fake.create("sale.order", {"partner_id": partner, "state": "sale"})
     referenced = await client.call_tool(
         "odoo_core_unlink", {"model": "res.partner", "ids": [partner]}
     )
