@@ -10,9 +10,12 @@ makes (same protocol, model, fields and limit, through the server's own connecti
 
 Prints the median ms of each and the ratio to raw. ``--bare`` adds the last server driven by
 a bare JSON-lines client (write the request, ``json.loads`` the answer, nothing validated):
-the difference to the SDK's client is what the client side costs. Run by hand::
+the difference to the SDK's client is what the client side costs. ``--passthrough`` adds the
+yardstick of issue 30 (``bench/passthrough_server.py``: the same JSON-2 call behind one tool on
+the same SDK, rows unchanged) and prints ours / passthrough and passthrough / raw, through
+the SDK's client and, with ``--bare``, a bare one (search_read over JSON-2 only). Run by hand::
 
-    python bench/percall.py --source ../before --source . --calls 100 [--bare]
+    python bench/percall.py --source ../before --source . --calls 100 [--bare] [--passthrough]
 """
 
 from __future__ import annotations
@@ -59,6 +62,13 @@ def start_fake(scale: int) -> tuple[subprocess.Popen[str], str]:
             break
     process.kill()
     raise SystemExit("the fake Odoo did not say where it listens")
+
+
+def passthrough_params(url: str) -> StdioServerParameters:
+    env = {"PATH": os.environ.get("PATH", ""), "ODOO_URL": url, "ODOO_DB": "demo",
+           "ODOO_API_KEY": ADMIN_API_KEY}  # fmt: skip
+    script = str(Path(__file__).with_name("passthrough_server.py"))
+    return StdioServerParameters(command=sys.executable, args=[script], env=env)
 
 
 def server_params(url: str, protocol: str, source: str | None) -> StdioServerParameters:
@@ -125,7 +135,7 @@ class BareClient:
 
 async def bench(
     url: str, protocol: str, sources: list[str | None], sizes: list[int], calls: int,
-    bare: bool = False,
+    bare: bool = False, passthrough: bool = False,
 ) -> None:  # fmt: skip
     config = load_config(
         {"odoo_url": url, "odoo_db": "demo", "odoo_username": "admin",
@@ -147,6 +157,13 @@ async def bench(
                 BareClient(server_params(url, protocol, sources[-1]))
             )
             names.append(f"{names[-1]} bare")
+        yardstick: list[Any] = []  # (name, client, bare?) of the passthrough server
+        if passthrough and protocol == "json2":
+            yard = await stack.enter_async_context(Client(passthrough_params(url), mode="legacy"))
+            yardstick.append(("passthrough", yard, False))
+            if bare:
+                yard_bare = await stack.enter_async_context(BareClient(passthrough_params(url)))
+                yardstick.append(("passthrough bare", yard_bare, True))
         print(f"{protocol}: {' | '.join(names)} vs raw, median ms of {calls} interleaved calls")
         for size in sizes:
             ids = [row["id"] for row in await raw.search_read(MODEL, [], ["id"], limit=size)]
@@ -164,8 +181,20 @@ async def bench(
             for tool, (arguments, raw_call) in cases.items():
                 if tool == "read" and len(ids) > READ_MAX_IDS:
                     continue
+                yards = yardstick if tool == "search_read" else []
+                yard_times: list[list[float]] = [[] for _ in yards]
                 times: list[list[float]] = [[] for _ in names] + [[]]
                 for round_ in range(calls + 5):  # 5 warm-up rounds
+                    for index, (_name, yard, is_bare) in enumerate(yards):
+                        start = time.perf_counter()
+                        if is_bare:
+                            await yard.call_tool(f"odoo_core_{tool}", arguments)
+                        else:
+                            assert not (
+                                await yard.call_tool(f"odoo_core_{tool}", arguments)
+                            ).is_error
+                        if round_ >= 5:
+                            yard_times[index].append(time.perf_counter() - start)
                     for index, client in enumerate(clients):
                         start = time.perf_counter()
                         result = await client.call_tool(f"odoo_core_{tool}", arguments)
@@ -186,6 +215,15 @@ async def bench(
                 medians = [statistics.median(t) * 1000 for t in times]
                 ours = "  ".join(f"{m:7.2f} ({m / medians[-1]:.2f}x)" for m in medians[:-1])
                 print(f"  {tool:11} {len(ids):5} rows  {ours}  raw {medians[-1]:7.2f}", flush=True)
+                for (name, _yard, is_bare), spent in zip(yards, yard_times, strict=True):
+                    yard_ms = statistics.median(spent) * 1000
+                    # ours through the same kind of client: the SDK's, or the bare one
+                    mine = medians[len(clients)] if is_bare else medians[len(clients) - 1]
+                    print(
+                        f"    {name:16} {yard_ms:7.2f}  ours/passthrough {mine / yard_ms:.2f}  "
+                        f"passthrough/raw {yard_ms / medians[-1]:.2f}",
+                        flush=True,
+                    )
 
 
 def main() -> None:
@@ -200,6 +238,9 @@ def main() -> None:
     parser.add_argument("--protocol", action="append", default=None, help="xmlrpc, jsonrpc, json2")
     parser.add_argument("--scale", type=int, default=40, help="demo data scale (500+ partners)")
     parser.add_argument("--bare", action="store_true", help="add a bare JSON-lines client")
+    parser.add_argument(
+        "--passthrough", action="store_true", help="add the SDK passthrough yardstick (json2)"
+    )
     options = parser.parse_args()
     sources: list[str | None] = options.source or [None]
     print(f"starting the fake Odoo (scale {options.scale}) in its own process", flush=True)
@@ -207,7 +248,15 @@ def main() -> None:
     try:
         for protocol in options.protocol or ["json2", "xmlrpc"]:
             asyncio.run(
-                bench(url, protocol, sources, options.sizes, options.calls, bare=options.bare)
+                bench(
+                    url,
+                    protocol,
+                    sources,
+                    options.sizes,
+                    options.calls,
+                    bare=options.bare,
+                    passthrough=options.passthrough,
+                )
             )
     finally:
         fake.terminate()
