@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fake_odoo.demo.common import create_at
+from fake_odoo.demo.html_notes import PARTNER_NOTES, pick
 
 # (id, name, parent id, is company, email, phone, country id, city, active)
 ODOO_PARTNERS = (
@@ -111,6 +112,7 @@ def build_partners(env: Any, scale: int) -> list[int]:
                 "country_id": country, "city": city, "customer_rank": 1,
                 "lang": "es_AR", "category_id": [(6, 0, [tag.id] + ([vip.id] if index % 4 == 1 else []))],
                 "active": not (index == 11 and copy_no == 0),
+                "comment": pick(PARTNER_NOTES, index),
             })  # fmt: skip
             customers.append(partner.id)
     return [9, 10, 11, 12, 14, 15, 16, 22, 27, *customers]

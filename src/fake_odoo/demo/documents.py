@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fake_odoo.demo.common import stamp
+from fake_odoo.demo.html_notes import LEAD_NOTES, ORDER_TERMS, pick
 
 # One pattern per order, cycled: (state, owner uid or 0, delivery, invoice); owner 5 is Marc
 # Demo, whose uid depends on the version (``_uid``)
@@ -67,6 +68,7 @@ def build_orders(env: Any, customers: list[int], products: list[int], scale: int
                 "order_line": lines,
                 "date_order": stamp(days=index % 45),
                 "client_order_ref": False,
+                "note": pick(ORDER_TERMS, index),
             }
         )
         if state in ("sent", "sale", "cancel"):
@@ -137,6 +139,7 @@ def build_leads(env: Any, scale: int) -> None:
                 "expected_revenue": revenue,
                 "user_id": _uid(env, 5) if index % 2 else 2,
                 "contact_name": False if partner else "Contacto Lujanita",
+                "description": pick(LEAD_NOTES, index),
             }
         )
         if index % 7 == 6 and stage != 4:
