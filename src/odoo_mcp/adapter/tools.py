@@ -9,12 +9,12 @@ result with ``isError: true`` and no traceback (REQ-10-14/17).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 import weakref
 from typing import Any
 
+import pydantic_core
 from mcp.server import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
@@ -268,9 +268,9 @@ class ToolDispatcher:
                 )
             return error_result
         self._audit(spec, params, session, model, started, success=True, result=result)
-        # the text block carries the same JSON for clients that read text only; pydantic's
-        # own encoder writes it (6.6 ms where json.dumps took 10.7 on a 500-row answer)
-        text = result.model_dump_json(by_alias=True)
+        # issue 30: the result is turned into plain JSON values once; the text block (for
+        # clients that read text only) is those values encoded by pydantic-core's encoder
+        # (Rust: json.dumps took 1.6x as long), not a second walk through the model
         structured = result.model_dump(mode="json", by_alias=True)
         # REQ-11-14 (issue 26): the second line: nothing naming a blocked field leaves
         scrubbed = scrub(
@@ -279,8 +279,7 @@ class ToolDispatcher:
             f"tool {spec.name}",
             keys=spec.answer_keys_are_fields,
         )
-        if scrubbed is not structured:
-            text = json.dumps(scrubbed, ensure_ascii=False)
+        text = pydantic_core.to_json(scrubbed).decode()
         return CallToolResult(
             content=[TextContent(type="text", text=text)],
             structured_content=scrubbed,
