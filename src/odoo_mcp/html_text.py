@@ -26,7 +26,7 @@ with the first HTML value a tool returns, not at start-up (issue 17, cold start)
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from html import unescape
 from itertools import repeat
 from operator import add
@@ -234,9 +234,12 @@ def _fallback_text(html: str) -> str:
     return unescape(_ANY_TAG.sub(" ", _HIDDEN_BLOCK.sub(" ", html)))
 
 
+@lru_cache(maxsize=4096)
 def html_to_text(html: str) -> str:
     """REQ-04-35: HTML content becomes plain text: tags dropped, entities decoded, tidy lines.
-    Never raises: whatever Odoo stored, the tool answers (SPEC-10: nothing crashes a call)."""
+    Never raises: whatever Odoo stored, the tool answers (SPEC-10: nothing crashes a call).
+    Cached (issue 30): Odoo repeats html values across records (the company's terms on every
+    quotation, signatures, disclaimers); a value seen again costs a dictionary lookup."""
     if "<" not in html:  # no markup: the parser's text is the value, entities decoded
         return tidy_text(unescape(html) if "&" in html else html)
     text = _split_text(html)
