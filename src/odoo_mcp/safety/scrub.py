@@ -73,11 +73,13 @@ def _walk(value: Any, blocked: frozenset[str], place: Place, dropped: list[str],
     # iterative over the breadth of each container, recursive over depth (only into
     # containers): answers are JSON the server built or parsed, whose depth is bounded
     if isinstance(value, dict):
-        if not keys or blocked.isdisjoint(value):  # no key to drop: only containers matter
-            return _walk_values(value, blocked, place, dropped, keys)
+        # a record none of whose keys is blocked (the common case) skips the per-key test
+        check_keys = keys and not blocked.isdisjoint(value)
         out: dict[Any, Any] | None = None
         for key, item in value.items():
-            drop = keys and isinstance(key, str) and key in blocked
+            drop = check_keys and isinstance(key, str) and key in blocked
+            if not drop and not isinstance(item, (dict, list)):  # subclasses too: fail closed
+                continue
             if not drop and isinstance(item, list) and _blocked_domain(item, blocked):
                 drop = True
             if drop:
@@ -86,8 +88,6 @@ def _walk(value: Any, blocked: frozenset[str], place: Place, dropped: list[str],
                     out = {k: v for k, v in value.items() if k != key}
                 else:
                     out.pop(key, None)
-                continue
-            if not isinstance(item, (dict, list)):
                 continue
             cleaned = _walk(item, blocked, (place, key), dropped, keys)
             if cleaned is not item:
@@ -114,26 +114,3 @@ def _walk(value: Any, blocked: frozenset[str], place: Place, dropped: list[str],
                 items.append(cleaned)
         return value if items is None else items
     return value
-
-
-def _walk_values(
-    value: dict[Any, Any], blocked: frozenset[str], place: Place, dropped: list[str], keys: bool
-) -> dict[Any, Any]:
-    """A dict none of whose keys is blocked (the common case: a record): its lists (a domain
-    on a blocked field, read_group's ``__domain``) and nested dicts are still walked."""
-    out: dict[Any, Any] | None = None
-    for key, item in value.items():
-        if not isinstance(item, (dict, list)):  # subclasses too: fail closed
-            continue
-        if isinstance(item, list) and _blocked_domain(item, blocked):
-            dropped.append(_render((place, key)))
-            if out is None:
-                out = dict(value)
-            out.pop(key, None)
-            continue
-        cleaned = _walk(item, blocked, (place, key), dropped, keys)
-        if cleaned is not item:
-            if out is None:
-                out = dict(value)
-            out[key] = cleaned
-    return value if out is None else out
