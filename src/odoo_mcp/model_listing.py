@@ -97,22 +97,30 @@ async def _acl_access(
     }
 
 
-async def _checked_access(connection: OdooCalls, models: Sequence[str]) -> set[str]:
-    """REQ-04-34: the fallback: ``check_access_rights`` per model, five at a time."""
+async def _allowed(
+    connection: OdooCalls, asked: Sequence[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """REQ-04-34: the (model, operation) pairs ``check_access_rights`` grants, five calls at
+    a time (the REQ-07-11 throttle); a refusal of the check itself counts as not granted."""
     gate = asyncio.Semaphore(MAX_CONCURRENT_CHECKS)
 
-    async def readable(model: str) -> bool:
+    async def allowed(model: str, operation: str) -> bool:
         async with gate:
             try:
                 answer = await connection.execute_kw(
-                    model, "check_access_rights", ["read"], {"raise_exception": False}
+                    model, "check_access_rights", [operation], {"raise_exception": False}
                 )
             except OdooRpcError:
                 return False
         return answer is True
 
-    answers = await asyncio.gather(*(readable(model) for model in models))
-    return {model for model, ok in zip(models, answers, strict=True) if ok}
+    answers = await asyncio.gather(*(allowed(model, op) for model, op in asked))
+    return [pair for pair, ok in zip(asked, answers, strict=True) if ok]
+
+
+async def _checked_access(connection: OdooCalls, models: Sequence[str]) -> set[str]:
+    """REQ-04-34: the fallback: ``check_access_rights('read')`` per model."""
+    return {model for model, _ in await _allowed(connection, [(m, "read") for m in models])}
 
 
 async def _available_models(connection: OdooCalls) -> dict[str, str]:
@@ -174,24 +182,10 @@ async def _granted_beyond_read(
     """REQ-04-33: the operations granted on a few readable models, by ``check_access_rights``
     (three per model, five at a time): what the ACL lines would say, for a user Odoo does
     not let read them."""
-    gate = asyncio.Semaphore(MAX_CONCURRENT_CHECKS)
-
-    async def allowed(model: str, operation: str) -> bool:
-        async with gate:
-            try:
-                answer = await connection.execute_kw(
-                    model, "check_access_rights", [operation], {"raise_exception": False}
-                )
-            except OdooRpcError:
-                return False
-        return answer is True
-
     asked = [(model, op) for model in models for op in PERMISSIONS[1:]]
-    answers = await asyncio.gather(*(allowed(model, op) for model, op in asked))
     granted: dict[str, list[str]] = {model: ["read"] for model in models}
-    for (model, op), ok in zip(asked, answers, strict=True):
-        if ok:
-            granted[model].append(op)
+    for model, op in await _allowed(connection, asked):
+        granted[model].append(op)
     return {model: tuple(ops) for model, ops in granted.items()}
 
 
