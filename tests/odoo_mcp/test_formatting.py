@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from odoo19_meta import KNOWN_MODELS, fields_of, fixture
 
@@ -151,27 +151,51 @@ def test_stripping_plain_text_is_stable(text: str) -> None:
     assert "<" not in once
 
 
+#: odd values the column loops must hand to the one-value functions: null, tuples, bools
+ODD_VALUES: list[Any] = [None, True, False, (3, "Tuple"), [True, "x"], [4, 5], [6, None], "x", 1.5]
+_odd = st.sampled_from(ODD_VALUES)
+_every_key = {kind: _raw.get(kind, _fallback) | _odd for kind in TYPES}
+
+
 @given(
-    st.lists(
-        st.fixed_dictionaries(
-            {kind: _raw.get(kind, _fallback) for kind in TYPES if kind != "binary"}
-        ),
-        max_size=5,
-    ),
+    st.lists(st.fixed_dictionaries(_every_key), max_size=5)
+    # rows of other keys (some missing, in another order): the one-value path
+    | st.lists(st.fixed_dictionaries({}, optional=_every_key), max_size=5),
+    st.booleans(),
     st.booleans(),
     st.booleans(),
 )
+@settings(max_examples=300, derandomize=True, deadline=None)
 def test_records_normalize_as_their_values_do(
-    rows: list[dict[str, Any]], strip: bool, many2one: bool
+    rows: list[dict[str, Any]], strip: bool, many2one: bool, binary_named: bool
 ) -> None:
-    # REQ-04-35: the per-answer plan (one normalizer per field) gives what each value gives
+    # REQ-04-35: the per-answer plan (issue 30: one field down its column) gives what each
+    # value gives, in each row's key order; REQ-04-36: binary only when named
     fields = {kind: field(kind, kind) for kind in TYPES}
     options = FormatOptions(strip_html=strip, normalize_many2one=many2one)
+    requested = ["binary"] if binary_named else None
     expected = [
-        {name: normalize_value(value, fields[name], options) for name, value in row.items()}
+        {
+            name: normalize_value(value, fields[name], options)
+            for name, value in row.items()
+            if name != "binary" or binary_named
+        }
         for row in rows
     ]
-    assert normalize_records(rows, fields, options=options) == expected
+    before = [dict(row) for row in rows]
+    normalized = normalize_records(rows, fields, requested=requested, options=options)
+    assert normalized == expected
+    assert [list(row) for row in normalized] == [list(row) for row in expected]
+    assert rows == before  # the raw rows are not changed
+
+
+def test_odd_values_down_a_column_normalize_as_alone() -> None:
+    # issue 30: every odd value in every field of a two-row answer (the column loops' path)
+    fields = {kind: field(kind, kind) for kind in TYPES}
+    for odd in ODD_VALUES:
+        rows = [{kind: odd for kind in TYPES if kind != "binary"}] * 2
+        expected = [{k: normalize_value(v, fields[k]) for k, v in row.items()} for row in rows]
+        assert normalize_records(rows, fields) == expected, odd
 
 
 def test_an_answer_without_blocked_fields_is_not_copied() -> None:
