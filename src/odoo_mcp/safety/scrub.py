@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
-__all__ = ["scrub"]
+import pydantic_core
+
+__all__ = ["scrub", "scrub_to_json"]
 
 logger = logging.getLogger("odoo_mcp.safety.scrub")
 
@@ -53,6 +56,46 @@ def scrub(
             ", ".join(dropped[:10]) + (" ..." if len(dropped) > 10 else ""),
         )
     return cleaned
+
+
+def scrub_to_json(
+    value: Any,
+    blocked: frozenset[str],
+    channel: str,
+    *,
+    keys: bool = True,
+    warn: Callable[..., None] | None = None,
+) -> tuple[Any, bytes]:
+    """REQ-11-14: :func:`scrub` and the JSON text of what it leaves, together.
+
+    Issue 30: the text is encoded first, and a text in which no blocked name occurs at all
+    (not as a key, not inside a string) cannot hold a key naming one nor a domain over one,
+    so the walk is skipped: a 500-row answer costs a substring search per blocked name
+    (0.3 ms for the default blocklist's 9) instead of a Python walk of every value (0.7 ms). Any occurrence, even in a
+    partner's note, walks the answer as before: the check only ever says "nothing here"."""
+    encoded = pydantic_core.to_json(value)
+    needles = _needles(blocked)
+    if needles is not None and not any(needle in encoded for needle in needles):
+        return value, encoded
+    cleaned = scrub(value, blocked, channel, keys=keys, warn=warn)
+    return cleaned, encoded if cleaned is value else pydantic_core.to_json(cleaned)
+
+
+def _written_as_is(name: str) -> bool:
+    """JSON encoders write this name's characters unescaped."""
+    return name.isascii() and name.isprintable() and '"' not in name and "\\" not in name
+
+
+@lru_cache(maxsize=16)
+def _needles(blocked: frozenset[str]) -> tuple[bytes, ...] | None:
+    """The blocked names as they appear in JSON text; None when one of them could be
+    written otherwise (escaped or non-ASCII) or is empty: then every answer is walked."""
+    if "" in blocked or not all(map(_written_as_is, blocked)):
+        return None
+    # a name holding another (password_crypt, password) is found by the other's search;
+    # longer needles first: the search skips about a needle's length per step
+    needles = {name for name in blocked if not any(o != name and o in name for o in blocked)}
+    return tuple(name.encode("ascii") for name in sorted(needles, key=len, reverse=True))
 
 
 #: where a value sits: ``None`` for the answer itself, else (parent's place, key or index);
