@@ -33,6 +33,7 @@ from mcp.types import (
 )
 
 from odoo_mcp.adapter import sdk
+from odoo_mcp.adapter.gc_tuning import tune_gc
 from odoo_mcp.adapter.stdio import run_stdio
 from odoo_mcp.tools.core_read import SearchReadInput, SearchReadResult
 
@@ -93,4 +94,6 @@ def build() -> MCPServer[dict[str, Any]]:
 
 if __name__ == "__main__":
     logging.disable(logging.INFO)  # httpx2's line per request would flood the driver's stderr
-    anyio.run(run_stdio, build())
+    server = build()
+    tune_gc()  # as odoo-mcp serve does: the yardstick compares code, not collector settings
+    anyio.run(run_stdio, server)

@@ -18,11 +18,13 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from importlib.metadata import EntryPoint
 from typing import Final, NoReturn
 
 import anyio
 
+from odoo_mcp.adapter.gc_tuning import tune_gc
 from odoo_mcp.adapter.server import build_server, server_version, toolset_registry
 from odoo_mcp.adapter.stdio import run_stdio
 from odoo_mcp.config import (
@@ -231,8 +233,13 @@ def configure_logging(level: str) -> None:
     root.setLevel(level.upper())
 
 
-def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
-    """REQ-01-14: config -> MCP server -> Odoo connection -> transport (stdio or http)."""
+def serve(
+    config: OdooMcpConfig, connection: ConnectionManager, *, own_process: bool = False
+) -> int:
+    """REQ-01-14: config -> MCP server -> Odoo connection -> transport (stdio or http).
+
+    ``own_process``: the process is this server's (the console script), so its garbage
+    collector is set for it (issue 30, ``gc_tuning``); a caller's process is left alone."""
     state = open_state(config.state_url)  # issue 19: shared by the tools and the HTTP layer
     server = build_server(config, connection, state=state)  # configures logging at log_level
     configure_logging(config.log_level)
@@ -270,6 +277,8 @@ def serve(config: OdooMcpConfig, connection: ConnectionManager) -> int:
             await state.close()
         return 0
 
+    if own_process:  # after the imports and the server's build, before any answer
+        tune_gc()
     return anyio.run(run)
 
 
@@ -385,8 +394,13 @@ def check(config: OdooMcpConfig, connection: ConnectionManager) -> int:
     return anyio.run(run)
 
 
-def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
-    """REQ-01-07: the ``odoo-mcp`` console script."""
+def main(
+    argv: Sequence[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    *,
+    own_process: bool = False,
+) -> int:
+    """REQ-01-07: the ``odoo-mcp`` console script (``own_process``: see :func:`serve`)."""
     given = sys.argv[1:] if argv is None else argv
     args, plugins = _parse(given, argv)
     env: Mapping[str, str] = os.environ if environ is None else environ
@@ -398,7 +412,7 @@ def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = 
         return report_config_error(exc)
     connection = ConnectionManager(config.connection_settings(), backoff=config.reconnect_backoff())
     runner: dict[str, Callable[[OdooMcpConfig, ConnectionManager], int]] = {
-        "serve": serve,
+        "serve": partial(serve, own_process=own_process),
         "check": check,
     }
     try:
@@ -425,7 +439,7 @@ def exit_now(code: int) -> NoReturn:
 def console() -> NoReturn:
     """REQ-01-07: the ``odoo-mcp`` console script and ``python -m odoo_mcp``: ``main``, then
     ``exit_now`` (an exception still ends the process as Python does, with its traceback)."""
-    exit_now(main())
+    exit_now(main(own_process=True))
 
 
 if __name__ == "__main__":  # pragma: no cover
