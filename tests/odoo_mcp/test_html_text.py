@@ -188,3 +188,40 @@ _whitespace = [chr(code) for code in range(0x110000) if chr(code).isspace()]
 def test_tidy_is_the_per_line_tidy(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert tidy_text(text) == _reference_tidy(text)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.lists(st.sampled_from([*_whitespace, "a", "b c", "\r\n", " ", "\n", "é"]), max_size=14))
+def test_tidy_of_a_long_text_is_the_per_line_tidy(pieces: list[str]) -> None:
+    """Over 256 characters an ASCII text is checked for odd white space by ``in``."""
+    text = "".join(pieces) + "word " * 60
+    assert tidy_text(text) == _reference_tidy(text)
+    assert tidy_text(text * 2) == _reference_tidy(text * 2)
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<p>a &am<b>p; b</b></p>",
+        "<p>&amp<b>;</b> &#3<i>9;</i></p>",
+        "<p>&<span>amp;</span> &lt;</p>",
+        "<p>&amp;<b>x</b>&nbsp;<b>y</b></p>",
+        "<p>&eacute<!-- c -->;</p>",
+        "<p>&\ue000amp;<b>x</b></p>",
+        "<P>A</P><Br/><LI>b</lI><DIV>c",
+        "<p>&amp; x</p><SCRIPT>y</SCRIPT>",
+        "<p>x</p><script/>&amp;<style />y",
+    ],
+)
+def test_entities_cut_by_tags_and_tag_case_as_the_parser(html: str) -> None:
+    assert strip_html(html) == _reference(html)
+
+
+def test_the_names_kept_lower_cased_are_bounded() -> None:
+    from odoo_mcp.html_text import _EMIT
+
+    assert _split_text("<P>a</P><!-- x --><X-Name>b") == "\na\nb"
+    assert _EMIT["P"] == "\n" and "!-- x --" not in _EMIT
+    for number in range(3000):
+        _EMIT[f"TAG{number}"]
+    assert len(_EMIT) <= _EMIT.known + 2048
