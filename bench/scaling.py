@@ -3,10 +3,11 @@
 Takes real ``res.partner`` rows (many2one, datetime and html fields among them, as the fake
 Odoo 19.0 answers ``search_read``) and their ``fields_get`` metadata, repeats them to 10, 100,
 1,000 and 10,000 records (each with its own id), and times what the server does with an answer
-once Odoo has sent it: normalization (``normalize_records``, REQ-04-35..37), the result model,
-and the two encodings the tool result carries (the ``structuredContent`` dict and the JSON text
-block). Prints microseconds per record for each size (linear: the same for every size) and the
-peak memory ``tracemalloc`` sees while a 500-row answer is built. Run by hand::
+once Odoo has sent it: normalization (``normalize_records``, REQ-04-35..37), the result model
+and its JSON values (``structuredContent``), and the answer scrub with the JSON text block
+(``scrub_to_json``, the default field blocklist), as the dispatcher does since issue 30.
+Prints microseconds per record for each size (linear: the same for every size) and the peak
+memory ``tracemalloc`` sees while a 500-row answer is built. Run by hand::
 
     python bench/scaling.py [--repeat 5]
 """
@@ -24,6 +25,8 @@ from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import quiet_deprecation_log
 from odoo_mcp.formatting import normalize_records
 from odoo_mcp.registry.fields import FieldInfo
+from odoo_mcp.safety.blocklists import DEFAULT_FIELD_BLOCKLIST
+from odoo_mcp.safety.scrub import scrub_to_json
 from odoo_mcp.tools.core_read import SearchReadResult
 
 FIELDS = ["id", "name", "email", "parent_id", "country_id", "write_date", "comment", "active"]
@@ -41,14 +44,19 @@ def odoo_rows(count: int) -> tuple[list[dict[str, Any]], dict[str, FieldInfo]]:
     return rows, fields
 
 
-def answer(rows: list[dict[str, Any]], fields: dict[str, FieldInfo]) -> tuple[str, Any]:
-    """What the server does with Odoo's rows: normalize, build the result, encode both ways."""
+BLOCKED = frozenset(DEFAULT_FIELD_BLOCKLIST)
+
+
+def answer(rows: list[dict[str, Any]], fields: dict[str, FieldInfo]) -> tuple[bytes, Any]:
+    """What the server does with Odoo's rows: normalize, build the result, its JSON values,
+    then scrub and encode them (the tool dispatcher's steps)."""
     records = normalize_records(rows, fields, requested=FIELDS)
     result = SearchReadResult(
         records=records, count=len(records), model="res.partner", limit=len(records),
         offset=0, has_more=False,
     )  # fmt: skip
-    return result.model_dump_json(by_alias=True), result.model_dump(mode="json", by_alias=True)
+    structured, text = scrub_to_json(result.json_values(), BLOCKED, "bench")
+    return text, structured
 
 
 def timed(step: Callable[[], object], repeat: int) -> float:
