@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 import httpx2
 import pytest
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
@@ -259,6 +260,48 @@ async def test_a_deleted_or_vanished_session_stops_counting_against_the_cap() ->
     assert (await _open(cap, 7, None))[0] == 429
     assert (await _open(cap, 7, opened, status=404))[0] == 404
     assert (await _open(cap, 7, None))[0] == 200
+
+
+async def test_an_initialize_still_streaming_counts_once() -> None:
+    """REQ-HTTP-16: an initialize whose answer named its session but is still streaming is one
+    session, not two (counted as opening and as open: 25 clients of one user starting at once
+    were refused at 32, ``bench/http_load.py``)."""
+    cap = SessionCap(_never, mcp_path="/mcp", max_sessions=3)
+    streaming = anyio.Event()
+    statuses: list[int] = []
+
+    async def app(_scope: Any, _receive: Any, send: Any) -> None:
+        name = f"s{next(_session_ids)}".encode()
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"mcp-session-id", name)]})  # fmt: skip
+        await streaming.wait()  # the answer's SSE stream is still open
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def initialize() -> None:
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": []}
+        with acting_as(Caller(ConnectionManager(fake_config().connection_settings()), 7)):
+            await cap(scope, receive, send)
+        statuses.append(int(sent[0]["status"]))
+
+    cap.app = app
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(initialize)
+        tasks.start_soon(initialize)
+        await anyio.wait_all_tasks_blocked()  # both answered their session, both streaming
+        tasks.start_soon(initialize)  # a third of three may open
+        await anyio.wait_all_tasks_blocked()
+        tasks.start_soon(initialize)  # a fourth may not
+        await anyio.wait_all_tasks_blocked()
+        streaming.set()
+    assert sorted(statuses) == [200, 200, 200, 429]
 
 
 async def _never(_scope: Any, _receive: Any, _send: Any) -> None:

@@ -137,19 +137,26 @@ class SessionCap:
             if message.get("type") == "http.response.start" and opened is None:
                 session = _header(message.get("headers"), b"mcp-session-id")
                 if session is not None and int(message.get("status", 0)) < 400:
-                    # counted as open from now: its answer's stream is still in flight
+                    # open from now (its answer's stream is still in flight), and no longer
+                    # opening: counted once, not twice while the stream lasts
                     opened = _Open(self._clock(), in_flight=1)
                     self._sessions.setdefault(uid, {})[session] = opened
+                    self._opened(uid)
             await send(message)
 
         try:
             await self.app(scope, receive, watch)
         finally:
-            left = self._opening[uid] - 1
-            if left:
-                self._opening[uid] = left
+            if opened is None:
+                self._opened(uid)  # it opened nothing: no longer opening either
             else:
-                del self._opening[uid]
-            if opened is not None:
                 opened.in_flight -= 1
                 opened.last_seen = self._clock()
+
+    def _opened(self, uid: int) -> None:
+        """One request of ``uid`` is no longer opening a session."""
+        left = self._opening[uid] - 1
+        if left:
+            self._opening[uid] = left
+        else:
+            del self._opening[uid]
