@@ -318,11 +318,14 @@ class ToolDispatcher:
     ) -> None:
         """REQ-11-22/23: one audit line per invocation of a logged kind."""
         try:
+            operation = spec.operation_of(params)
+            if not self.audit.should_log(operation):  # the arguments are not dumped for nothing
+                return
             self.audit.record(
                 session_id=session,
                 tool=spec.name,
                 model=model,
-                operation=spec.operation_of(params),
+                operation=operation,
                 values=_arguments(params),
                 success=success,
                 duration_ms=(time.perf_counter() - started) * 1000.0,
