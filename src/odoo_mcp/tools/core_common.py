@@ -114,19 +114,18 @@ JsonAny = Annotated[
 ]
 
 
-#: records as the read tools answer them: objects keyed by field name. The schema leaves out
-#: ``additionalProperties: true`` (JSON Schema's default): a client validating a 500-row
-#: answer against the outputSchema then checks each record once, not each of its fields
-#: (the MCP SDK's client: 4.3 -> 3.2 ms a call)
 class _JsonAsIs:
     """``Annotated`` mark of a result field whose value its tool built as JSON values."""
 
 
 _JSON_AS_IS: Final = _JsonAsIs()
 
-#: Issue 30: records are built by ``normalize_records`` from Odoo's JSON, so they are JSON
-#: values already: neither validated again nor dumped again (``ResultModel.json_values``);
-#: a 500-row answer saved 0.5 ms of pydantic walking values it cannot change
+#: records as the read tools answer them: objects keyed by field name. The schema leaves out
+#: ``additionalProperties: true`` (JSON Schema's default): a client validating a 500-row
+#: answer against the outputSchema then checks each record once, not each of its fields
+#: (the MCP SDK's client: 4.3 -> 3.2 ms a call). Issue 30: they are built by
+#: ``normalize_records`` from Odoo's JSON, so they are JSON values already: neither validated
+#: nor dumped again (``ResultModel.json_values``; 0.5 ms of a 500-row answer)
 Records = Annotated[
     SkipValidation[list[dict[str, Any]]],
     WithJsonSchema({"type": "array", "items": {"type": "object"}}),
@@ -183,24 +182,22 @@ class ResultModel(BaseModel):
             return self.model_dump(mode="json", by_alias=True)
         dumped = self.model_dump(mode="json", by_alias=True, exclude=set(as_is))
         values: dict[str, Any] = {}
-        for name in type(self).model_fields:  # the declared order, as model_dump's
+        for name, info in type(self).model_fields.items():  # model_dump's order
+            key = info.serialization_alias or info.alias or name
             if name in as_is:
-                values[name] = getattr(self, name)
-            elif name in dumped:
-                values[name] = dumped[name]
+                values[key] = getattr(self, name)
+            elif key in dumped:  # not left out (exclude_if)
+                values[key] = dumped.pop(key)
+        values.update(dumped)  # computed fields come last, as in model_dump
         return values
 
 
 @cache
 def _fields_as_is(model: type[BaseModel]) -> frozenset[str]:
-    """The fields of ``model`` typed :data:`Records` (no alias: their key is their name)."""
-    found = frozenset(
+    """The fields of ``model`` typed :data:`Records`."""
+    return frozenset(
         name for name, info in model.model_fields.items() if _JSON_AS_IS in info.metadata
     )
-    for name in found:
-        info = model.model_fields[name]
-        assert info.alias is None and info.serialization_alias is None, (model, name)
-    return found
 
 
 async def checked_domain(

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import Field, computed_field
 
+from odoo_mcp.tools.core_common import Records, ResultModel
 from odoo_mcp.tools.core_read import ReadResult, SearchReadResult
 
 RECORDS = [{"id": 7, "name": "Azure", "country_id": {"id": 233, "name": "United States"}}]
@@ -34,3 +36,24 @@ def test_records_are_not_validated_again() -> None:
     odd = [{"id": 1, "value": {"nested": [1, 2]}}]
     assert SearchReadResult(records=odd, count=1, model="m", limit=1, offset=0,
                             has_more=False).records is odd  # fmt: skip
+
+
+class _Aliased(ResultModel):
+    records: Records
+    total: int = Field(serialization_alias="Total")
+    note: str | None = Field(default=None, exclude_if=lambda value: value is None)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def doubled(self) -> int:
+        return self.total * 2
+
+
+@pytest.mark.parametrize("note", [None, "n"])
+def test_aliases_left_out_fields_and_computed_fields_keep_model_dumps_shape(
+    note: str | None,
+) -> None:
+    result = _Aliased(records=RECORDS, total=3, note=note)
+    dumped = result.model_dump(mode="json", by_alias=True)
+    assert result.json_values() == dumped
+    assert list(result.json_values()) == list(dumped)
