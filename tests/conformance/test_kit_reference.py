@@ -7,14 +7,12 @@ a code tag, and the docs site (whose matrix page shows this run) builds strictly
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from kit_runs import PROVEN_DOCUMENTS, ROOT, KitRun
 
+from docs_site import build_site
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.report import RunReport, rejudge
@@ -55,21 +53,9 @@ def test_traceability_holds_both_ways(reference_run: KitRun) -> None:
 
 
 def test_docs_site_builds_strictly_with_the_matrix(reference_run: KitRun, tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    env = {**os.environ, "ODOO_MCP_KIT_REPORT": str(reference_run.report_dir / "report.json")}
-    env["ODOO_MCP_KIT_HTTP_REPORT"] = str(tmp_path / "no-http-run.json")  # this run only
-    env["ODOO_MCP_UNIT_RESULTS"] = str(tmp_path / "no-unit-results.json")
-    env["NO_MKDOCS_2_WARNING"] = "1"
-    completed = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    site = build_site(
+        tmp_path / "site", ODOO_MCP_KIT_REPORT=str(reference_run.report_dir / "report.json")
     )
-    assert completed.returncode == 0, completed.stderr[-3000:]
     contracts = (site / "contracts" / "schemas" / "orders.get.response.json").read_text()
     assert '"x-contract-version"' in contracts
     matrix = (site / "conformance" / "matrix" / "index.html").read_text()

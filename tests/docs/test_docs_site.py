@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from docs_site import build_site
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.trace.build import build_trace
 from odoo_mcp_conformance.trace.matrix import document_slug
@@ -71,27 +70,13 @@ def _report(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("docs-site")
-    env = {
-        **os.environ,
-        "ODOO_MCP_KIT_REPORT": str(_report(work / "report.json")),
-        "ODOO_MCP_KIT_HTTP_REPORT": str(work / "no-http-run.json"),
-        "ODOO_MCP_UNIT_RESULTS": str(work / "no-unit-results.json"),
-        "ODOO_MCP_MUTATION_RESULTS": str(work / "no-mutation"),
-        "ODOO_MCP_REPO_URL": REPO,
-        "NO_MKDOCS_2_WARNING": "1",
-    }
-    env.pop("ODOO_MCP_REPO_REF", None)
-    completed = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(work / "site")],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    return build_site(
+        work / "site",
+        unset=("ODOO_MCP_REPO_REF",),  # the build's own commit, not a developer's setting
+        ODOO_MCP_KIT_REPORT=str(_report(work / "report.json")),
+        ODOO_MCP_MUTATION_RESULTS=str(work / "no-mutation"),
+        ODOO_MCP_REPO_URL=REPO,
     )
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    return work / "site"
 
 
 def _generated(site: Path) -> list[Path]:
