@@ -55,7 +55,9 @@ class CheckRecorder:
         return self.prefix.source or self.default
 
     def record(self, passed: bool, message: str = "", *, source: Source | None = None,
-               label: str = "") -> None:  # fmt: skip
+               label: str = "", requirements: tuple[str, ...] = ()) -> None:  # fmt: skip
+        """One check; ``requirements`` (else the step's ``[for REQ-x]``) are the only ones
+        it judges (issue 36: a check of one requirement never fails another)."""
         step = self.step_text + (f" ({label})" if label else "")
         self.checks.append(
             Check(
@@ -63,15 +65,18 @@ class CheckRecorder:
                 source=source or self.source,
                 outcome="passed" if passed else "failed",
                 message=message,
-                requirements=self.prefix.requirements,
+                requirements=requirements or self.prefix.requirements,
                 prerequisite=self.prefix.prerequisite,
             )
         )
 
     def expect(self, passed: bool, message: str, *, source: Source | None = None,
-               label: str = "") -> None:  # fmt: skip
+               label: str = "", requirements: tuple[str, ...] = ()) -> None:  # fmt: skip
         """Record one check of the running step without stopping the scenario."""
-        self.record(passed, "" if passed else message, source=source, label=label)
+        self.record(
+            passed, "" if passed else message, source=source, label=label,
+            requirements=requirements,
+        )  # fmt: skip
 
 
 class SourcedParser(StepParser):

@@ -32,6 +32,12 @@ from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.client import ConnectMode
 from mcp.client.streamable_http import streamable_http_client
 
+from odoo_mcp_conformance.answers import (
+    Answer,
+    answer_of_notification,
+    answer_of_request,
+    answer_of_tool,
+)
 from odoo_mcp_conformance.forkserver import Forkserver
 from odoo_mcp_conformance.target import Launch
 
@@ -123,6 +129,8 @@ class McpDriver:
         #: scenario caused are the ones the fake logged inside them (issue 27: a server's
         #: own background work, start-up introspection, falls between them)
         self.windows: list[tuple[float, float]] = []
+        #: every answer of this scenario's requests, for the invariants (issue 36)
+        self.answers: list[Answer] = []
 
     def _run(self, fn: Callable[[], Any]) -> Any:
         async def call() -> Any:
@@ -148,12 +156,26 @@ class McpDriver:
         try:
             result = self._run(lambda: self.client.call_tool(name, arguments))
         except MCPError as exc:
+            error = (exc.error.code, exc.error.message, exc.error.data)
+            self.answers.append(answer_of_tool(name, arguments, None, error))
             return ToolOutcome(None, RpcError(exc.error.code, exc.error.message))
+        self.answers.append(answer_of_tool(name, arguments, result, None))
         return ToolOutcome(result, None)
 
     def request(self, fn: Callable[[Client], Any]) -> Any:
         """Any other client call, e.g. ``driver.request(lambda c: c.list_prompts())``."""
-        return self._run(lambda: fn(self.client))
+        try:
+            result = self._run(lambda: fn(self.client))
+        except MCPError as exc:
+            error = (exc.error.code, exc.error.message, exc.error.data)
+            self.answers.append(answer_of_request(None, error))
+            raise
+        self.answers.append(answer_of_request(result, None))
+        return result
+
+    def scenario_answers(self) -> list[Answer]:
+        """This scenario's answers, then the notifications the server sent during it."""
+        return [*self.answers, *map(answer_of_notification, self.notifications)]
 
     @property
     def new(self) -> bool:
@@ -165,6 +187,7 @@ class McpDriver:
         previous scenario ended (its start-up too, when this is its first scenario)."""
         self.notifications.clear()
         self.windows.clear()
+        self.answers.clear()
         if self._served:
             exists = self.stderr_path is not None and self.stderr_path.exists()
             self._log_start = self.stderr_path.stat().st_size if exists else 0  # type: ignore[union-attr]

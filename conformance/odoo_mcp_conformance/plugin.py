@@ -28,6 +28,7 @@ from odoo_mcp_conformance.claims import Claims, run_claimed
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import ServerPool, inherited_env
 from odoo_mcp_conformance.forkserver import Forkserver, forkserver_supported
+from odoo_mcp_conformance.invariants import Context, FieldTypes, Scope, judge_answers
 from odoo_mcp_conformance.progress import EventFile, FeatureProgress, Finished, ProgressSink
 from odoo_mcp_conformance.report import judge
 from odoo_mcp_conformance.sources import PROFILES, Check, Profile, scenario_source
@@ -47,6 +48,7 @@ pytest_plugins = [
     "odoo_mcp_conformance.steps.contracts",
     "odoo_mcp_conformance.steps.connection",
     "odoo_mcp_conformance.steps.toolsets",
+    "odoo_mcp_conformance.steps.sweeps",
 ]
 
 _RESULTS = pytest.StashKey[list[dict[str, Any]]]()
@@ -416,6 +418,8 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             checks.append(
                 Check(step=step, source=default, outcome="failed", message=_short(report))
             )
+        if report.when == "call" and world is not None:
+            checks += _invariant_checks(item, world, tags)
         outcome, message, notes = judge(checks, profile)
         if report.when == "call":  # pytest's own summary agrees with the kit's verdict
             report.outcome = "failed" if outcome == "failed" else "passed"
@@ -447,6 +451,24 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             "protocol": _protocol(item, world),
         }
     )
+
+
+_FIELD_TYPES = pytest.StashKey[FieldTypes]()
+
+
+def _invariant_checks(item: pytest.Item, world: World, tags: list[str]) -> list[Check]:
+    """Issue 36: the seed rules judged on every answer the scenario received."""
+    if world.driver is None:
+        return []
+    answers = world.driver.scenario_answers()
+    if not answers:
+        return []
+    if _FIELD_TYPES not in item.config.stash:
+        item.config.stash[_FIELD_TYPES] = FieldTypes(world.control)
+    types = item.config.stash[_FIELD_TYPES]
+    types.new_scenario()
+    scope = Scope.of(world.settings, world.raw_env, world.command_line)
+    return judge_answers(answers, Context(types, scope), tags)
 
 
 def _protocol(item: pytest.Item, world: World | None) -> str:

@@ -178,12 +178,21 @@ def _verdict_in(result: ScenarioResult, req_id: str, counts: Side) -> tuple[str,
             }
         )
     )
-    if blockers:
+    if blockers and req_id in result.requirements:  # an invariant is judged on what came
         return "blocked", blockers
-    own = [c for c in checks if c.judges(req_id)]
+    own = [c for c in checks if _owns(result, c, req_id)]
     if any(c.outcome == "failed" for c in own):
         return "failed", ()
     return ("passed" if own else ""), ()
+
+
+def _owns(result: ScenarioResult, check: Check, req_id: str) -> bool:
+    """Whether ``check`` judges ``req_id`` in this scenario: a check of the scenario's own
+    requirements judges them all unless it names its own; in a scenario not tagged with
+    ``req_id``, only a check naming it does (an invariant's)."""
+    if req_id in result.requirements:
+        return check.judges(req_id)
+    return req_id in check.requirements
 
 
 def _requirement_status(
@@ -211,11 +220,24 @@ def _failures(results: list[ScenarioResult], req_id: str, counts: Side) -> tuple
     for result in results:
         if _verdict_in(result, req_id, counts)[0] != "failed":
             continue
-        failed = [c for c in result.checks if counts(c) and c.judges(req_id)]
+        failed = [c for c in result.checks if counts(c) and _owns(result, c, req_id)]
         text = "; ".join(_explain(c) for c in failed if c.outcome == "failed")
         protocol = f" [{result.protocol}]" if result.protocol else ""
         failures.append(f"{result.label}{protocol}: {text or result.message}")
     return tuple(failures)
+
+
+def _judged(result: ScenarioResult) -> list[str]:
+    """The requirements a scenario has a say on: its tags, and those an invariant found
+    broken in it (issue 36: a rule holds wherever the seed states it, not only where a
+    scenario tagged with it looks)."""
+    broken = {
+        req
+        for check in result.checks
+        if check.invariant and check.outcome == "failed"
+        for req in check.requirements
+    }
+    return [*result.requirements, *sorted(broken - set(result.requirements))]
 
 
 def _seed(check: Check) -> bool:
@@ -239,7 +261,7 @@ def build_report(
     scenarios = tuple(sorted(results, key=lambda r: (r.feature, r.scenario, r.id)))
     by_req: dict[str, list[ScenarioResult]] = {}
     for result in scenarios:
-        for req_id in result.requirements:
+        for req_id in _judged(result):
             by_req.setdefault(req_id, []).append(result)
     expected = baseline.ids
     verdicts: list[RequirementVerdict] = []

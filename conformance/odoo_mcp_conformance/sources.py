@@ -75,6 +75,9 @@ class Check(BaseModel):
     #: ``[needs REQ-x]``: a prerequisite owned by ``requirements``; when it fails, the
     #: scenario's other requirements are blocked by it, not failed
     prerequisite: bool = False
+    #: a seed rule judged on every answer of the scenario (issue 36, ``invariants/``): it
+    #: counts for its requirement even in a scenario tagged with others
+    invariant: bool = False
 
     def judges(self, req_id: str) -> bool:
         return not self.requirements or req_id in self.requirements
