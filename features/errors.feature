@@ -89,6 +89,45 @@ Feature: Errors a language model can act on
     And the error category is "validation"
     And the suggestion names every value of the "type" selection of "res.partner"
 
+  # REQ-10-09's table: "Invalid date format": "Use format YYYY-MM-DD for dates, YYYY-MM-DD
+  # HH:MM:SS for datetimes". Odoo's own message ("time data '31/12/2026' does not match format
+  # '%Y-%m-%d'") names no field.
+  @REQ-10-09
+  Scenario Outline: the suggestion for an invalid date in <field> gives the date formats, over <protocol>
+    Given the server talks to Odoo over "<protocol>"
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "sale.order", "values": {"partner_id": 9, "<field>": "<value>"}}
+      """
+    Then [needs REQ-10-09] the error response has the SPEC-10 structure
+    And the error category is "validation"
+    And the result "suggestion" matches the pattern "(?s).*YYYY-MM-DD\b.*YYYY-MM-DD HH:MM:SS.*"
+
+    Examples:
+      | protocol | field         | value      |
+      | xmlrpc   | validity_date | 31/12/2026 |
+      | xmlrpc   | date_order    | tomorrow   |
+      | jsonrpc  | validity_date | 31/12/2026 |
+      | json2    | validity_date | 31/12/2026 |
+      | json2    | date_order    | tomorrow   |
+
+  # REQ-10-15's table holds for the server's own refusals too: a readonly field (REQ-04-14) is
+  # refused before Odoo is called, a validation error the caller fixes by leaving it out.
+  @REQ-10-15
+  Scenario Outline: the server's own refusal of a readonly <field> says retry as its category does
+    Given the server has already read from "<model>"
+    When the client calls "odoo_core_write" with:
+      """
+      {"model": "<model>", "ids": [<id>], "values": {"<field>": "<value>"}}
+      """
+    Then [needs REQ-04-14] the call is refused
+    And the error's retry is the one the seed's table gives its category
+
+    Examples:
+      | model       | id | field        | value |
+      | res.partner | 9  | display_name | zz    |
+      | sale.order  | 1  | state        | sent  |
+
   # -- MCP error codes ---------------------------------------------------------------------
   @REQ-10-16
   Scenario: an unknown tool is JSON-RPC error -32601
@@ -352,15 +391,19 @@ Feature: Errors a language model can act on
       """
       {"model": "res.partner", "method": "read", "args": [[9], 5]}
       """
-    Then [needs REQ-10-13] the error response has the SPEC-10 structure
-    And the error carries no traceback
+    # issue 36: the structure is REQ-10-02's (a failure blocks these two, never fails them);
+    # REQ-10-13's own check is that the final line's message reaches the client
+    Then [needs REQ-10-02] the error response has the SPEC-10 structure
+    And [for REQ-10-14] the error carries no traceback
+    And [for REQ-10-13] the result "message" matches the pattern "(?s).*'int' object is not iterable.*"
     And [decision 26] the result "original_error" matches the pattern "(builtins\.)?TypeError: 'int' object is not iterable"
     When the client calls "odoo_core_execute" with:
       """
       {"model": "res.partner", "method": "frobnicate", "args": [[9]]}
       """
-    Then [needs REQ-10-13] the error response has the SPEC-10 structure
-    And the error carries no traceback
+    Then [needs REQ-10-02] the error response has the SPEC-10 structure
+    And [for REQ-10-14] the error carries no traceback
+    And [for REQ-10-13] the result "message" matches the pattern "(?s).*frobnicate.*"
     # 19: "The method 'res.partner.frobnicate' does not exist"; 17: "The method 'frobnicate'
     # does not exist on the model 'res.partner'" (batch 4)
     And [decision 26] the result "original_error" matches the pattern "[\w.]+: The method '(res\.partner\.frobnicate' does not exist|frobnicate' does not exist on the model 'res\.partner')"
@@ -463,6 +506,47 @@ Feature: Errors a language model can act on
       | saying foreign key          | psycopg2.errors.ForeignKeyViolation | insert on table "res_partner" violates foreign key constraint "zq" | constraint | FK_VIOLATION     | true  |
       | saying ir.actions           | odoo.addons.kit.models.KitFault     | Kit refusal zq-8: open the ir.actions.act_window first             | wizard     | WIZARD_REQUIRED  | true  |
       | of any other kind           | odoo.addons.kit.models.KitFault     | Kit refusal zq-9                                                   | unknown    | UNKNOWN_ERROR    | false |
+
+  # Odoo's warnings (UserError and its kin: XML-RPC fault 2) carry their message alone over
+  # /xmlrpc/2, so REQ-10-05's rows reading a class name cannot match them and its text rows
+  # do. Over JSON the class is named (REQ-10-07 has no text rows): XML-RPC only here.
+  @REQ-10-05
+  Scenario Outline: an XML-RPC warning saying <reading> is a constraint error coded <code>
+    Given the server talks to Odoo over "xmlrpc"
+    And Odoo raises "odoo.exceptions.UserError" with message "<message>" on res.partner create
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.partner", "values": {"name": "Kit table row"}}
+      """
+    Then [needs REQ-10-05] the error response has the SPEC-10 structure
+    And the error category is "constraint"
+    And the result "code" is "<code>"
+
+    Examples:
+      | reading          | message                                           | code             |
+      | duplicate        | Kit refusal zq-10: this name exists (duplicate)   | UNIQUE_VIOLATION |
+      | unique           | Kit refusal zq-11: the reference must be unique   | UNIQUE_VIOLATION |
+      | check constraint | Kit refusal zq-12: violates check constraint zq   | CHECK_CONSTRAINT |
+      | foreign key      | Kit refusal zq-13: violates foreign key constraint | FK_VIOLATION     |
+
+  # REQ-10-04: "original_error: raw Odoo error string". An XML-RPC fault 2 says neither
+  # UserError nor ValidationError: a class in original_error is one the wire did not carry.
+  @REQ-10-04
+  Scenario Outline: the original_error of an XML-RPC warning (<exception>) is Odoo's bare message
+    Given the server talks to Odoo over "xmlrpc"
+    And Odoo raises "<exception>" with message "Kit refusal zq-14 left as sent" on res.partner create
+    When the client calls "odoo_core_create" with:
+      """
+      {"model": "res.partner", "values": {"name": "Kit table row"}}
+      """
+    Then [needs REQ-10-04] the error response has the SPEC-10 structure
+    And the error's original_error, when given, names "Kit refusal zq-14 left as sent"
+    And the error's original_error, when given, names no exception class
+
+    Examples:
+      | exception                       |
+      | odoo.exceptions.UserError       |
+      | odoo.exceptions.ValidationError |
 
   @REQ-10-01 @REQ-10-07 @REQ-10-15
   Scenario Outline: any other Odoo exception is unknown, never retried, over <protocol>

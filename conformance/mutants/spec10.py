@@ -336,3 +336,78 @@ def log_without_model() -> None:
         original(response, **kwargs)
 
     patch_everywhere(original, broken)
+
+
+# -- round 4: rows the reference skipped (REQ-10-05, 10-09, 10-15, 10-04) --------------------
+@mutant(
+    kills=["REQ-10-05"],
+    seed='SPEC-10 §4.1: \'`faultString` contains "unique" or "duplicate" | `constraint` | '
+    '`UNIQUE_VIOLATION`\' (and the "check constraint" and "foreign key" rows)',
+    select="xmlrpc_warning_saying",
+    features=["errors.feature"],
+)
+def xmlrpc_warning_text_rows_skipped() -> None:
+    """An XML-RPC fault 2 (Odoo's warnings, the message alone) is read by its fault code only:
+    "duplicate", "unique", "check constraint" and "foreign key" texts are USER_ERROR."""
+    from odoo_mcp.errors import classify
+
+    patch_everywhere(classify._warning_text, lambda parsed: None)
+
+
+@mutant(
+    kills=["REQ-10-09"],
+    seed="SPEC-10 §5.1: '| Invalid date format | \"Use format YYYY-MM-DD for dates, "
+    "YYYY-MM-DD HH:MM:SS for datetimes\" |'",
+    select="invalid_date",
+    features=["errors.feature"],
+)
+def date_format_suggestion_generic() -> None:
+    """An invalid date or datetime value gets the generic value-error suggestion, without the
+    formats."""
+
+    def edit(payload: dict[str, Any]) -> None:
+        if "YYYY-MM-DD" in str(payload.get("suggestion")):
+            payload["suggestion"] = (
+                "A value, field name or domain was rejected. Check names and types with "
+                "odoo_core_fields_get."
+            )
+
+    _edit_payload(edit)
+
+
+@mutant(
+    kills=["REQ-10-15"],
+    seed="SPEC-10 §8: '| `validation` | `true` | After fixing the input |'",
+    select="refusal_of_a_readonly",
+    features=["errors.feature"],
+)
+def own_validation_refusal_not_retried() -> None:
+    """The server's own validation refusals (no Odoo error behind them, such as a readonly
+    field in odoo_core_write's values) say retry false."""
+
+    def edit(payload: dict[str, Any]) -> None:
+        if payload.get("category") == "validation" and "original_error" not in payload:
+            payload["retry"] = False
+
+    _edit_payload(edit)
+
+
+@mutant(
+    kills=["REQ-10-04"],
+    seed="SPEC-10 §3: '`original_error`: raw Odoo error string (for debugging, not for LLM "
+    "consumption)'",
+    select="original_error_of_an_xmlrpc_warning",
+    features=["errors.feature"],
+)
+def original_error_names_inferred_class() -> None:
+    """original_error of an XML-RPC warning (fault 2, the message alone) is prefixed with the
+    class the server inferred from the fault code, "odoo.exceptions.UserError: ..."."""
+
+    import re
+
+    def edit(payload: dict[str, Any]) -> None:
+        original = payload.get("original_error")
+        if isinstance(original, str) and not re.match(r"[\w.]+: ", original):
+            payload["original_error"] = f"odoo.exceptions.UserError: {original}"
+
+    _edit_payload(edit)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import xmlrpc.client
 from collections.abc import Mapping
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import httpx2
 from pydantic import JsonValue
@@ -34,9 +34,14 @@ from odoo_mcp.errors.categories import (
 from odoo_mcp.errors.response import ErrorResponse, ToolError
 from odoo_mcp.errors.suggestions import FieldLookup, code_suggestion, field_type_help
 
+if TYPE_CHECKING:
+    from odoo_mcp.errors.extract import ParsedError
+
 __all__ = ["SpecShapedError", "classify", "classify_rpc_error", "wizard_required"]
 
 _UNKNOWN_PREFIX = "Odoo error: "
+#: the class the connection layer names for an XML-RPC fault 2 (the UserError family)
+_USER_ERROR = "odoo.exceptions.UserError"
 _MAX_MESSAGE = 500
 
 
@@ -122,7 +127,8 @@ def classify_rpc_error(
             traceback=parsed.traceback,
         )
     classified = (
-        fallbacks.by_class(parsed.error_class)
+        _warning_text(parsed)
+        or fallbacks.by_class(parsed.error_class)
         or fallbacks.by_text(f"{parsed.message}\n{parsed.traceback or ''}")
         or (None if fallbacks.is_python_class(parsed.error_class) else _status(exc))
     )
@@ -141,6 +147,16 @@ def classify_rpc_error(
         original_error=parsed.final_line,
         traceback=parsed.traceback,
     )
+
+
+def _warning_text(parsed: ParsedError) -> fallbacks.Classified | None:
+    """REQ-10-05: an XML-RPC fault 2 (Odoo's warnings) carries its message alone, so the
+    table's class rows ("faultString contains UserError", ...) cannot match it: its text rows
+    ("unique"/"duplicate", "check constraint", "foreign key", "ir.actions") come before the
+    fault code's UserError family. Only where no pattern matched (decision 22)."""
+    if parsed.class_on_wire or parsed.error_class != _USER_ERROR:
+        return None
+    return fallbacks.by_text(parsed.message)
 
 
 def _status(exc: OdooRpcError) -> fallbacks.Classified | None:
@@ -198,7 +214,8 @@ def _connection(exc: OdooConnectionError) -> ErrorResponse:
 
 
 def _spec_shaped(exc: SpecShapedError) -> ErrorResponse:
-    """REQ-10-03: a refusal already in SPEC-10 shape keeps its own fields."""
+    """REQ-10-03: a refusal already in SPEC-10 shape keeps its own fields; REQ-10-15: but
+    its retry is its category's."""
     try:
         category = ErrorCategory(exc.category)
     except ValueError:
@@ -209,7 +226,8 @@ def _spec_shaped(exc: SpecShapedError) -> ErrorResponse:
     if isinstance(example, list) and example:
         details["example"] = example
     retry_after = getattr(exc, "retry_after", None)
-    response = _response(
+    # REQ-10-15: the refusal's own ``retry`` attribute is not read: retry follows the category
+    return _response(
         category,
         str(exc.code),
         exc.message,
@@ -217,8 +235,6 @@ def _spec_shaped(exc: SpecShapedError) -> ErrorResponse:
         details,
         retry_after=float(retry_after) if isinstance(retry_after, int | float) else None,
     )
-    retry = getattr(exc, "retry", None)
-    return response.model_copy(update={"retry": retry}) if isinstance(retry, bool) else response
 
 
 def classify(

@@ -20,9 +20,11 @@ from odoo_mcp.errors.sanitize import TRACEBACK_HEAD
 del _odoo17  # imported for its registrations only
 
 __all__ = [
+    "CLASS_FROM_FAULT_CODE",
     "USER_ERROR_FAMILY",
     "ParsedError",
     "PatternMatch",
+    "class_from_fault_code",
     "extract_context",
     "fill",
     "match_pattern",
@@ -39,6 +41,11 @@ USER_ERROR_FAMILY: Final = (
     "odoo.exceptions.MissingError",
     "odoo.exceptions.RedirectWarning",
 )
+#: REQ-10-04 / REQ-10-05: the /xmlrpc/2 fault codes whose fault string is the bare message:
+#: the connection layer names a class from the code alone (2: the UserError family, 3:
+#: AccessDenied, 4: AccessError), a class the wire never carried
+CLASS_FROM_FAULT_CODE: Final = frozenset({2, 3, 4})
+_BUILTINS: Final = "builtins."
 
 # REQ-10-06 steps 3-4: where Odoo messages name a model or a field.
 _MODEL_RES: Final = (
@@ -62,6 +69,8 @@ class ParsedError:
     message: str
     final_line: str
     traceback: str | None
+    #: REQ-10-04: the error class came over the wire (False: inferred from a fault code)
+    class_on_wire: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +85,10 @@ def parse_rpc_error(exc: OdooRpcError) -> ParsedError:
     """REQ-10-06: the error class and the message after it; REQ-10-13: the final line.
 
     A message that itself holds a traceback (legacy XML-RPC) is reduced to its last line.
+    REQ-10-04: the final line names the class only where the wire carried it.
     """
     error_class, message = exc.error_class, exc.message.strip()
+    parsed_class: str | None = None
     if TRACEBACK_HEAD in message:
         parsed_class, message = parse_traceback_tail(message)
         error_class = error_class or parsed_class
@@ -89,8 +100,34 @@ def parse_rpc_error(exc: OdooRpcError) -> ParsedError:
     one_line = " ".join(message.split())
     if len(one_line) > ORIGINAL_ERROR_MAX:
         one_line = one_line[: ORIGINAL_ERROR_MAX - 1] + "…"
-    final_line = f"{error_class}: {one_line}" if error_class else one_line
-    return ParsedError(error_class, candidates, message, final_line, exc.traceback)
+    # REQ-10-04: original_error is the raw error string: never a class the wire did not carry
+    inferred = class_from_fault_code(exc)
+    on_wire = not inferred or parsed_class is not None
+    wire_class = _as_on_wire(exc, parsed_class if inferred else error_class)
+    final_line = f"{wire_class}: {one_line}" if wire_class else one_line
+    return ParsedError(error_class, candidates, message, final_line, exc.traceback, on_wire)
+
+
+def _as_on_wire(exc: OdooRpcError, error_class: str | None) -> str | None:
+    """REQ-10-04: the class as the raw error spells it. A traceback's last line says
+    ``ValueError``, which the connection layer qualifies as ``builtins.ValueError``."""
+    if not error_class or not error_class.startswith(_BUILTINS):
+        return error_class
+    raw = exc.traceback or exc.message
+    if exc.protocol == "xmlrpc" and not re.search(rf"^{re.escape(error_class)}\b", raw, re.M):
+        return error_class.removeprefix(_BUILTINS)
+    return error_class
+
+
+def class_from_fault_code(exc: OdooRpcError) -> bool:
+    """REQ-10-04 / REQ-10-05: an XML-RPC fault 2, 3 or 4, whose fault string is Odoo's
+    message alone: its class is the connection layer's reading of the fault code."""
+    return (
+        exc.protocol == "xmlrpc"
+        and isinstance(exc.fault_code, int)
+        and exc.fault_code in CLASS_FROM_FAULT_CODE
+        and exc.traceback is None
+    )
 
 
 def extract_context(message: str) -> dict[str, str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from odoo_mcp.errors.categories import ErrorCategory, ErrorCode
 from odoo_mcp.errors.patterns import ErrorPattern, register_pattern
+from odoo_mcp.errors.suggestions import DATE_FORMAT_HELP
 
 __all__ = ["ODOO19_PATTERN_IDS"]
 
@@ -246,6 +247,23 @@ _EXTRAS: tuple[tuple[ErrorPattern, str], ...] = (
             {},
         ),
         "CONN-001",
+    ),
+    # REQ-10-09 "Invalid date format": Odoo 17 and 19 convert a date or datetime value with
+    # strptime ("time data '31/12/2026' does not match format '%Y-%m-%d'", ValueError, fault
+    # 1 over XML-RPC), which names no field; "Invalid isoformat string" is date.fromisoformat's
+    # wording. The seed's suggestion whatever the field; the code stays REQ-10-07's
+    # VALUE_ERROR. First in the list: the quoted value may hold any text.
+    (
+        ErrorPattern(
+            "O19-VAL-011",
+            r"time data '([^'\n]*)' does not match format '(%Y-%m-%d[^'\n]*)'|unconverted data remains: ([^\n]*)|Invalid isoformat string: '([^'\n]*)'",
+            V,
+            ErrorCode.VALUE_ERROR,
+            "'{value}' is not a valid date or datetime value for {model}: {odoo_message}",
+            f"{DATE_FORMAT_HELP} Check which fields of '{{model}}' are dates or datetimes with odoo_core_fields_get.",
+            {"value": (1, 3, 4), "format": 2},
+        ),
+        "VAL-001",
     ),
     # psycopg2.OperationalError: ... FATAL:  database "nosuchdb" does not exist
     (

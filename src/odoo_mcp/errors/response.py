@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Literal
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 from odoo_mcp.errors.categories import ErrorCategory, default_retry_after, retry_for
 from odoo_mcp.errors.sanitize import scrub_text
@@ -34,13 +34,39 @@ class ErrorResponse(BaseModel):
     #: REQ-10-04: structured context (model, field, current state, ...)
     details: dict[str, JsonValue] | None = None
     suggestion: str
-    retry: bool
+    #: REQ-10-15: always ``retry_for(category)``; a value given here is replaced (see
+    #: :meth:`_retry_follows_category`), so no error object can disagree with its category
+    retry: bool = False
     #: REQ-10-15: seconds to wait, for connection and rate-limit errors
     retry_after: float | None = Field(default=None, ge=0)
     #: REQ-10-04 / REQ-10-13: the raw error's final ``Class: message`` line, never a traceback
     original_error: str | None = None
     #: REQ-10-13: the full traceback, kept for the debug log only; never rendered
     traceback: str | None = Field(default=None, exclude=True, repr=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _retry_follows_category(cls, data: Any) -> Any:
+        """REQ-10-15: the one place ``retry`` is set: SPEC-10 §8's table, by category.
+
+        Whatever the builder passed (an Odoo error, the server's own refusal, the -32601 data
+        of an unknown tool) is replaced by :func:`retry_for` of the category.
+        """
+        if isinstance(data, Mapping) and "category" in data:
+            try:
+                category = ErrorCategory(data["category"])
+            except ValueError:
+                return data  # the category's own validation reports it
+            return {**data, "retry": retry_for(category)}
+        return data
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """REQ-10-15: a copy (``model_copy`` skips validation) keeps retry on its category."""
+        copied = super().model_copy(update=update, deep=deep)
+        retry = retry_for(copied.category)
+        if copied.retry is retry:
+            return copied
+        return super(ErrorResponse, copied).model_copy(update={"retry": retry})
 
 
 class ToolError(Exception):
@@ -61,13 +87,16 @@ class ToolError(Exception):
         retry: bool | None = None,
         retry_after: float | None = None,
     ) -> None:
+        """REQ-10-15: ``retry`` is accepted for old callers but the response's retry always
+        follows ``category`` (:class:`ErrorResponse`)."""
         super().__init__(message)
         self.code = code
         self.message = message
         self.category = category
         self.suggestion = suggestion
         self.details = dict(details) if details else None
-        self.retry = retry
+        del retry  # REQ-10-15: the category decides
+        self.retry = retry_for(category)
         self.retry_after = retry_after
 
     def __repr__(self) -> str:
@@ -83,7 +112,7 @@ class ToolError(Exception):
             details=self.details,
             suggestion=self.suggestion
             or category_suggestion(self.category, model if isinstance(model, str) else None),
-            retry=retry_for(self.category) if self.retry is None else self.retry,
+            retry=retry_for(self.category),
             retry_after=self.retry_after
             if self.retry_after is not None
             else default_retry_after(self.category),

@@ -16,6 +16,7 @@ from odoo_mcp.errors.categories import ErrorCategory, ErrorCode
 __all__ = [
     "COUNT",
     "CREATE",
+    "DATE_FORMAT_HELP",
     "DEFAULT_GET",
     "EXECUTE",
     "FIELDS_GET",
@@ -65,6 +66,10 @@ SPEC04_TOOLS: Final = frozenset(
 )
 
 
+#: REQ-10-09 §5.1: "Invalid date format" -> the seed's suggestion, word for word
+DATE_FORMAT_HELP: Final = "Use format YYYY-MM-DD for dates, YYYY-MM-DD HH:MM:SS for datetimes."
+
+
 @dataclass(frozen=True, slots=True)
 class FieldHint:
     """What the field registry knows of one field, to enrich details and suggestions."""
@@ -95,10 +100,8 @@ def field_type_help(hint: FieldHint | None, model: str) -> str:
         return f"'{name}' expects a list of commands, e.g. [[6, 0, [<ids>]]] or [[0, 0, {{...}}]]."
     if hint.type == "selection" and hint.selection:
         return f"Valid values for '{name}' are: {', '.join(hint.selection)}."
-    if hint.type == "date":
-        return "Use format YYYY-MM-DD for dates."
-    if hint.type == "datetime":
-        return "Use format YYYY-MM-DD HH:MM:SS for datetimes."
+    if hint.type in ("date", "datetime"):
+        return f"'{name}' is a {hint.type} field. {DATE_FORMAT_HELP}"
     if hint.type in ("integer", "float", "monetary"):
         return f"'{name}' expects a number."
     if hint.type == "boolean":
