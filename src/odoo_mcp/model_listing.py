@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict
 
 from odoo_mcp.connection import OdooCalls, OdooRpcError
 
-__all__ = ["ModelSummary", "list_readable_models"]
+__all__ = ["ModelListing", "ModelSummary", "list_readable_models"]
 
 PERMISSIONS: Final = ("read", "write", "create", "unlink")
 MAX_CONCURRENT_CHECKS: Final = 5
@@ -60,6 +60,14 @@ class ModelSummary(BaseModel):
     name: str
     transient: bool
     access: tuple[str, ...]
+
+
+class ModelListing(list[ModelSummary]):
+    """REQ-04-34: the listing, and whether Odoo let the user read ``ir.model``. A user it
+    refuses may not read ``ir.model.fields`` either (the same group, module doc), so the
+    field counts of REQ-04-33 are asked another way without a call bound to fail."""
+
+    reads_ir_model: bool = True
 
 
 def _id(value: Any) -> int | None:
@@ -220,9 +228,10 @@ async def list_readable_models(
     uid: int | None = None,
     models: Sequence[str] | None = None,
     detail_access: bool = False,
-) -> list[ModelSummary]:
+) -> ModelListing:
     """REQ-04-34: readable, non-blocked models; three calls in two rounds for a user who may
-    read ``ir.model``, two for any other internal user (see module doc).
+    read ``ir.model``, two for any other internal user (see module doc); the listing says
+    which (``ModelListing.reads_ir_model``).
 
     ``models`` limits the listing to those technical names (the registry's start-up targets).
     ``detail_access``: for a user who may not read the ACL lines, ask the operations beyond
@@ -238,12 +247,16 @@ async def list_readable_models(
             "ir.model", domain, ["model", "name", "transient"], order="model"
         )
     except OdooRpcError:  # not "Access Rights": Odoo lists the user's models itself
-        return await _listed_without_ir_model(
-            connection, name_filter, is_model_blocked, models, detail_access
+        listing = ModelListing(
+            await _listed_without_ir_model(
+                connection, name_filter, is_model_blocked, models, detail_access
+            )
         )
+        listing.reads_ir_model = False
+        return listing
     rows = [row for row in rows if not (is_model_blocked and is_model_blocked(row["model"]))]
     if not rows:
-        return []
+        return ModelListing()
     uid = uid if uid is not None else getattr(connection, "uid", None)
     access: dict[int, tuple[str, ...]] | None = None
     if isinstance(uid, int):
@@ -253,7 +266,7 @@ async def list_readable_models(
             access = None  # ACL lines hidden from this user
     if access is None:
         access = await _fallback_access(connection, rows)
-    return [
+    return ModelListing(
         ModelSummary(
             model=row["model"],
             name=str(row.get("name") or row["model"]),
@@ -262,4 +275,4 @@ async def list_readable_models(
         )
         for row in rows
         if row["id"] in access
-    ]
+    )

@@ -77,6 +77,9 @@ class ConnectionManager(OdooCalls):
         self._lock = anyio.Lock()
         self._state = ConnectionState.DISCONNECTED
         self._login: Login | None = None
+        #: REQ-06-02: version, protocol and uid of the last successful login, kept through
+        #: an outage (the login itself is dropped when a reconnection starts)
+        self._known: tuple[OdooVersion | None, ProtocolName, int | None] | None = None
         self._last_used = clock()
         self.installed_modules: list[str] = []
         #: REQ-03-17: successful (re)connections so far; a new one may have found another Odoo
@@ -123,15 +126,22 @@ class ConnectionManager(OdooCalls):
         return self.settings.url
 
     def get_connection_info(self) -> ConnectionInfo:
-        """REQ-02-33: url, database, uid, username, version, protocol, edition, state, modules."""
-        version = self.odoo_version
+        """REQ-02-33: url, database, uid, username, version, protocol, edition, state, modules.
+
+        REQ-06-02: while Odoo is unreachable (no login: ``state`` says error or reconnecting)
+        the version, protocol and uid are the last ones known; None only if the connection
+        never logged in.
+        """
+        version, protocol, uid = self.odoo_version, self.protocol, self.uid
+        if self._login is None and self._known is not None:
+            version, protocol, uid = self._known
         return ConnectionInfo(
             url=self.server_url,
             database=self.database,
-            uid=self.uid,
+            uid=uid,
             username=self.settings.username,
             odoo_version=str(version) if version else None,
-            protocol=self.protocol,
+            protocol=protocol,
             edition=version.edition if version else "unknown",
             state=self._state,
             installed_modules=list(self.installed_modules),
@@ -155,6 +165,7 @@ class ConnectionManager(OdooCalls):
             self._state = ConnectionState.ERROR
             raise
         self._login = login
+        self._known = (login.adapter.version, login.adapter.protocol_name, login.adapter.uid)
         self.connections += 1
         self._state = ConnectionState.AUTHENTICATED
         logger.info(

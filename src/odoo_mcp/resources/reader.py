@@ -106,23 +106,45 @@ def _not_found(message: str, model: str | None) -> ToolError:
     )
 
 
+#: REQ-06-02: the connection states in which Odoo was just found unreachable
+_OUTAGE_STATES: Final = frozenset({"error", "reconnecting"})
+
+
 async def _system_info(rc: ServerContext) -> dict[str, Any]:
     """REQ-06-02: the Odoo instance and this server, with the seed's keys; also the
     connection's state (what subscribers of system/info hear about, REQ-06-15) and the
-    subscription poll interval (REQ-06-14: configurable, 60 s by default)."""
+    subscription poll interval (REQ-06-14: configurable, 60 s by default).
+
+    REQ-06-02 during an outage (``state`` is ``error`` or ``reconnecting``): the seed's types
+    are kept with the values last known: the version string, edition and protocol of the
+    last login, its integer uid and the user's name as read while connected (no Odoo call is
+    made for it then; the login where the name was never read, as decision 32 has it for
+    an unreadable res.users). Only a connection that never logged in has no version, no
+    protocol and no uid (null), and ``state`` then says why (``disconnected``, ``error``).
+    """
     odoo = rc.odoo
     info = odoo.get_connection_info() if hasattr(odoo, "get_connection_info") else None
-    version = odoo.odoo_version
     uid = getattr(info, "uid", None)
-    name = await rc.user_display_name(uid, getattr(info, "username", None))
+    login = getattr(info, "username", None)
+    state = str(getattr(getattr(info, "state", None), "value", "unknown"))
+    if state in _OUTAGE_STATES:
+        name = rc.user_names.get(uid, login) if isinstance(uid, int) else login
+    else:
+        name = await rc.user_display_name(uid, login)
+    if info is not None:
+        version, edition = info.odoo_version, info.edition
+    else:
+        known = odoo.odoo_version
+        version = str(known) if known else None
+        edition = getattr(known, "edition", "unknown") if known else "unknown"
     return {
-        "server_version": str(version) if version else None,
-        "server_edition": getattr(version, "edition", "unknown") if version else "unknown",
+        "server_version": version,
+        "server_edition": edition,
         "database": getattr(info, "database", None),
         "url": getattr(info, "url", None),
         "protocol": getattr(info, "protocol", None),
         "user": {"uid": uid, "name": name},
-        "state": str(getattr(getattr(info, "state", None), "value", "unknown")),
+        "state": state,
         "mcp_server_version": rc.server_version,
         "subscription_poll_interval": rc.poll_interval,
     }

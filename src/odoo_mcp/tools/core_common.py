@@ -47,6 +47,7 @@ __all__ = [
     "existing_ids",
     "is_missing_error",
     "stored_readable_fields",
+    "unnamed_read_fields",
     "with_domain_help",
 ]
 
@@ -238,6 +239,21 @@ async def checked_references(
     await ctx.policy.check_references(model, refs, ctx.registry)
 
 
+def unnamed_read_fields(
+    ctx: ServerContext, model: str, fields: Mapping[str, FieldInfo], *, stored_only: bool
+) -> list[str]:
+    """REQ-04-36: the fields asked of Odoo when the caller named none: binary fields are
+    left out (they are returned only when named explicitly), and so are blocked fields
+    (SPEC-11); ``stored_only`` keeps the stored ones only (odoo_core_read's default)."""
+    return [
+        name
+        for name, info in fields.items()
+        if (info.store or not stored_only)
+        and info.type != "binary"
+        and not ctx.policy.is_field_blocked(model, name)
+    ]
+
+
 def stored_readable_fields(
     ctx: ServerContext, model: str, fields: Mapping[str, FieldInfo]
 ) -> list[str]:
@@ -245,11 +261,7 @@ def stored_readable_fields(
 
     REQ-04-36: binary fields are left out unless named explicitly.
     """
-    return [
-        name
-        for name, info in fields.items()
-        if info.store and info.type != "binary" and not ctx.policy.is_field_blocked(model, name)
-    ]
+    return unnamed_read_fields(ctx, model, fields, stored_only=True)
 
 
 def is_missing_error(error: OdooRpcError) -> bool:

@@ -15,7 +15,7 @@ over XML-RPC it arrives as the "cannot marshal None" fault after the method ran 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
@@ -26,7 +26,7 @@ from odoo_mcp.formatting import normalize_records
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES
-from odoo_mcp.safety.execute_args import NAME_SEARCH_METHODS, call_refs
+from odoo_mcp.safety.execute_args import METHOD_ARGUMENTS, NAME_SEARCH_METHODS, call_refs
 from odoo_mcp.safety.modes import operation_of_method
 from odoo_mcp.tools.core_actions import ActionSummary, is_action, summarize_action
 from odoo_mcp.tools.core_common import (
@@ -35,6 +35,7 @@ from odoo_mcp.tools.core_common import (
     ModelName,
     OdooContext,
     ResultModel,
+    unnamed_read_fields,
 )
 from odoo_mcp.tools.spec import ToolSpec
 
@@ -71,6 +72,23 @@ NO_KWARGS_METHODS: Final = frozenset(
         "onchange",
     }
 )
+
+#: REQ-04-36: the methods execute treats as record reads: they return field values of the
+#: called model and take a field list, all fields (binary ones too) when it is left out.
+#: (web_read / web_search_read name their fields in a specification; name_search and
+#: name_get return pairs; read_group returns aggregates.)
+RECORD_READS: Final = frozenset({"read", "search_read"})
+
+#: REQ-04-26: Odoo's defaults for the positional slots before a carried keyword (False, not
+#: None, for limit and order: XML-RPC cannot carry None and Odoo reads both as "unset")
+_SLOT_DEFAULTS: Final[Mapping[str, Any]] = {
+    "domain": [],
+    "fields": [],
+    "offset": 0,
+    "limit": False,
+    "order": False,
+    "load": "_classic_read",
+}
 
 NULL_FROM_XMLRPC_NOTE: Final = (
     "The method ran and its changes are saved. It returns None, which XML-RPC cannot carry, "
@@ -149,10 +167,11 @@ def _strip_blocked(ctx: ServerContext, model: str, value: Any) -> Any:
 
 
 def _call_arguments(
-    params: ExecuteInput,
+    params: ExecuteInput, carried: Sequence[str] = ()
 ) -> tuple[dict[str, Any], dict[str, Any] | None, list[str]]:
     """REQ-04-26, REQ-07-17/18: kwargs of NO_KWARGS_METHODS are stripped (an inline context
-    is kept)."""
+    is kept); those ``carried`` over as positional arguments (``_record_read_args``) are
+    said to be, the others to be ignored."""
     kwargs = dict(params.kwargs)
     context = dict(params.context) if params.context is not None else None
     inline = kwargs.pop("context", None)
@@ -160,12 +179,80 @@ def _call_arguments(
         context = {**inline, **(context or {})}
     if params.method not in NO_KWARGS_METHODS or not kwargs:
         return kwargs, context, []
-    dropped = ", ".join(sorted(kwargs))
-    warning = (
-        f"'{params.method}' takes no keyword arguments: {dropped} ignored. Pass such values "
-        "positionally in args instead."
-    )
-    return {}, context, [warning]
+    warnings = []
+    if carried:
+        _, slots = METHOD_ARGUMENTS[params.method]
+        signature = ", ".join(
+            (["ids"] if params.method == "read" else []) + [name for name, _ in slots]
+        )
+        warnings.append(
+            f"'{params.method}' takes no keyword arguments: {', '.join(carried)} passed "
+            f"positionally instead, in the order of Odoo's signature "
+            f"{params.method}({signature})."
+        )
+    dropped = ", ".join(sorted(set(kwargs) - set(carried)))
+    if dropped:
+        warnings.append(
+            f"'{params.method}' takes no keyword arguments: {dropped} ignored. Pass such "
+            "values positionally in args instead."
+        )
+    return {}, context, warnings
+
+
+def _carried_keywords(params: ExecuteInput) -> tuple[list[Any], list[str]]:
+    """REQ-04-26 / REQ-04-36: read's and search_read's keywords that Odoo's signature has
+    (``read(ids, fields, load)``, ``search_read(domain, fields, offset, limit, order)``),
+    moved to their positional slots, since the stripping of REQ-04-26 would lose them: a
+    caller restricting ``fields`` by keyword would get every field, binary ones included.
+    A slot the caller filled positionally keeps that value (the keyword is then ignored);
+    the slots before a carried one get Odoo's defaults."""
+    record_method, slots = METHOD_ARGUMENTS[params.method]
+    first = 0 if record_method else 1  # a record method's ids come first
+    args = list(params.args)
+    if len(args) < first:
+        return args, []  # no ids: Odoo answers the malformed call as it would
+    carried: list[str] = []
+    names = [name for name, _ in slots]
+    for index, name in enumerate(names):
+        slot = first + index
+        if name not in params.kwargs or slot < len(args):
+            continue
+        args += [_SLOT_DEFAULTS.get(n) for n in names[len(args) - first : index]]
+        args.append(params.kwargs[name])
+        carried.append(name)
+    return args, carried
+
+
+async def _record_read_args(
+    ctx: ServerContext, params: ExecuteInput
+) -> tuple[list[Any], list[str]]:
+    """REQ-04-36: the arguments of a record read (``RECORD_READS``): the keywords carried
+    over (``_carried_keywords``), and, when the caller named no field, the model's fields
+    without the binary ones (``unnamed_read_fields``, the read tools' rule), so that Odoo
+    does not send images and files (megabytes per record) nobody asked for. Fields the
+    caller named, binary ones included, are asked as they are (by keyword too, where the
+    method's keywords are not stripped)."""
+    stripped = params.method in NO_KWARGS_METHODS
+    args, carried = _carried_keywords(params) if stripped else (list(params.args), [])
+    record_method, slots = METHOD_ARGUMENTS[params.method]
+    first = 0 if record_method else 1
+    names = [name for name, _ in slots]
+    slot = first + names.index("fields")
+    if len(args) < first or (len(args) > slot and args[slot]):
+        return args, carried
+    if not stripped and any(name in params.kwargs for name in names[: slot - first + 1]):
+        return args, carried  # keywords Odoo receives as they are: no positional filling
+    try:
+        fields = await ctx.registry.get_fields(params.model)
+    except OdooError:  # no metadata: Odoo's own default (every field) applies
+        return args, carried
+    default = unnamed_read_fields(ctx, params.model, fields, stored_only=False)
+    args += [_SLOT_DEFAULTS["domain"]] * (slot - len(args))  # search_read without a domain
+    if len(args) > slot:
+        args[slot] = default
+    else:
+        args.append(default)
+    return args, carried
 
 
 def _holds_records(value: object) -> bool:
@@ -261,18 +348,23 @@ def _operation_of_call(params: ExecuteInput) -> Operation:
 async def execute(ctx: ServerContext, params: ExecuteInput) -> ExecuteResult:
     """REQ-04-25: run any public method of a model; the generic escape hatch.
 
-    REQ-04-26: private and blocked methods refused, mode checked, NO_KWARGS_METHODS stripped.
+    REQ-04-26: private and blocked methods refused, mode checked, NO_KWARGS_METHODS stripped
+    (read's and search_read's keywords carried over positionally).
+    REQ-04-36: read and search_read without a field list fetch no binary field.
     REQ-04-27: an action dictionary comes back summarized, a plain value as it is.
     REQ-11-14: blocked fields are refused in the arguments and dropped from the result.
     """
     model, method = params.model, params.method
     ctx.policy.check_execute(model, method)
     await _check_references(ctx, params)
-    kwargs, context, warnings = _call_arguments(params)
+    args, carried = list(params.args), list[str]()
+    if method in RECORD_READS:
+        args, carried = await _record_read_args(ctx, params)
+    kwargs, context, warnings = _call_arguments(params, carried)
     translated = await _name_get_without_name_get(ctx, params)
     if translated is not None:
         return translated
-    outcome = await ctx.odoo.call(model, method, list(params.args), kwargs or None, context)
+    outcome = await ctx.odoo.call(model, method, args, kwargs or None, context)
     fields = await _learn_fields(ctx, model) if _holds_records(outcome.result) else None
     result = _result(ctx, model, outcome, fields)
     if warnings:

@@ -4,19 +4,24 @@
 user's groups (three calls in two rounds), or, where Odoo hides the ACL lines, one
 ``check_access_rights`` per candidate model. ``field_count`` is an integer for every model:
 from the registry's metadata where it holds the model, else from one ``read_group`` of
-``ir.model.fields`` for all the others (blocked field names left out, as fields_get does).
+``ir.model.fields`` for all the others (blocked field names left out, as fields_get does), or,
+for a user Odoo does not let read ``ir.model.fields`` (anyone but "Access Rights"), from the
+caller's own ``fields_get`` of each model, five at a time, cached by the registry: the same
+count whichever transport and whichever user (REQ-04-33; it was null over HTTP, where a
+caller's registry starts empty).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
-from odoo_mcp.connection import OdooRpcError
+from odoo_mcp.connection import OdooError, OdooRpcError
 from odoo_mcp.context import ServerContext
-from odoo_mcp.model_listing import list_readable_models
+from odoo_mcp.model_listing import MAX_CONCURRENT_CHECKS, list_readable_models
 from odoo_mcp.safety.annotations import READS
 from odoo_mcp.tools.core_common import InputModel, ResultModel
 from odoo_mcp.tools.spec import ToolSpec
@@ -77,7 +82,7 @@ async def list_models(ctx: ServerContext, params: ListModelsInput) -> ListModels
             counts[summary.model] = len(policy.strip_fields_get(summary.model, cached))
     uncounted = [s.model for s in summaries if s.model not in counts]
     if uncounted:
-        counts.update(await _field_counts(ctx, uncounted))
+        counts.update(await _field_counts(ctx, uncounted, reads_ir_model=summaries.reads_ir_model))
     entries = []
     for summary in summaries:
         field_count = counts.get(summary.model)
@@ -93,20 +98,49 @@ async def list_models(ctx: ServerContext, params: ListModelsInput) -> ListModels
     return ListModelsResult(models=entries, count=len(entries))
 
 
-async def _field_counts(ctx: ServerContext, models: list[str]) -> dict[str, int]:
-    """REQ-04-33: the number of fields of each model, blocked names left out, in one call."""
+async def _field_counts(
+    ctx: ServerContext, models: list[str], *, reads_ir_model: bool = True
+) -> dict[str, int]:
+    """REQ-04-33: the number of fields of each model the caller sees, blocked names left out:
+    one ``read_group`` of ``ir.model.fields``, or, for a user Odoo refuses it to (anyone but
+    "Access Rights"; known without asking when the listing found ``ir.model`` refused, the
+    same group's), the caller's own ``fields_get`` of each model (``_fields_get_counts``):
+    never null for the transport or the user it runs as."""
+    if not reads_ir_model:
+        return await _fields_get_counts(ctx, models)
     domain = [["model", "in", models], ["name", "not in", sorted(ctx.policy.fields.blocklist)]]
     try:
         rows = await ctx.odoo.execute_kw(
             "ir.model.fields", "read_group", [domain, ["model"], ["model"]], {"lazy": False}
         )
-    except OdooRpcError:  # e.g. a user who may not read ir.model.fields: no count
-        return {}
+    except OdooRpcError:  # e.g. a user who may not read ir.model.fields
+        return await _fields_get_counts(ctx, models)
     counts: dict[str, int] = {}
     for row in rows if isinstance(rows, list) else []:
         if isinstance(row, dict) and isinstance(row.get("model"), str):
             counts[row["model"]] = int(row.get("__count") or 0)
     return counts
+
+
+async def _fields_get_counts(ctx: ServerContext, models: list[str]) -> dict[str, int]:
+    """REQ-04-33: the fields each model shows the caller (its ``fields_get``, through the
+    registry: cached per user, so the next tool on the model costs nothing), blocked fields
+    left out; five at a time (the REQ-07-11 throttle). A model Odoo refuses to describe has
+    no count (null)."""
+    gate = asyncio.Semaphore(MAX_CONCURRENT_CHECKS)
+
+    async def counted(model: str) -> int | None:
+        async with gate:
+            try:
+                fields = await ctx.registry.get_fields(model)
+            except OdooError:
+                return None
+        return len(ctx.policy.strip_fields_get(model, fields))
+
+    answers = await asyncio.gather(*(counted(model) for model in models))
+    return {
+        model: answer for model, answer in zip(models, answers, strict=True) if answer is not None
+    }
 
 
 TOOLS: list[ToolSpec[Any, Any]] = [
