@@ -23,6 +23,9 @@ Feature: Prompts
       """
     Then the prompt text mentions "Odoo 19.0"
     And the prompt text names the Odoo database and the uid of the login
+    And the prompt text names the Odoo URL the server was given
+    And the prompt text names the Odoo edition
+    And the prompt text names the user by login or name
     And the prompt text names every toolset odoo_core_list_toolsets gives
     And the prompt text gives the number of tools the server lists
     And the prompt text mentions "odoo_core_search_read"
@@ -104,6 +107,7 @@ Feature: Prompts
       """
     Then the prompt text lists every required field of "sale.order" with its type and label
     And the prompt text shows a default value that default_get gives for "sale.order"
+    And the prompt text gives an example value for every required field of "sale.order"
     And the prompt text says to search "res.partner" to fill "partner_id"
     And [reference] the prompt text mentions "odoo_core_search_read on res.partner"
     And [reference] the prompt text mentions "## Example values for common fields"

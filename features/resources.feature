@@ -72,12 +72,38 @@ Feature: Resources
       """
     And the version in "server_version" is the one Odoo reports
     # the seed's example shows the user's name ("Admin"), not a login; the demo admin's is
-    # "Mitchell Admin", its login "admin"
-    And the result "user.name" is "Mitchell Admin"
+    # "Mitchell Admin", its login "admin": the display name is decision 32's reading
+    And the result "user.name" is "<str>"
+    And [decision 32] the result "user.name" is "Mitchell Admin"
     And [reference] the resource contents say they are "application/json"
     # REQ-06-14's 60 s default cannot be watched through MCP without waiting a minute; the
     # reference server shows its interval here (the seed names no place for it)
     And [reference] the result "subscription_poll_interval" is 60
+
+  # REQ-06-15 makes system/info the resource subscribers read when the connection changes,
+  # so it is read exactly while Odoo is down: the seed's shape (a string version, an integer
+  # uid, the user's name) holds with the values last known
+  @REQ-06-02
+  Scenario: system/info keeps the seed's shape while Odoo is unreachable
+    Given the server setting "reconnect_max_attempts" is "1"
+    And the server setting "reconnect_backoff_base" is "0.1"
+    When the client reads the resource "odoo://system/info"
+    Then [decision 32] the result "user.name" is "Mitchell Admin"
+    When Odoo refuses every connection
+    And the client calls "odoo_core_count" with:
+      """
+      {"model": "res.partner"}
+      """
+    And the client reads the resource "odoo://system/info"
+    Then the resource body matches the schema "system_info"
+    And the result contains:
+      """
+      {"database": "demo", "protocol": "<str>", "user": {"uid": 2, "name": "<str>"}}
+      """
+    And [decision 32] the result "user.name" is "Mitchell Admin"
+    And the version in "server_version" is the one Odoo reports
+    # the reference tells the outage in its own "state" key
+    And [reference] the result "state" is "error"
 
   @REQ-06-03
   Scenario: system/modules lists the installed modules
@@ -236,7 +262,17 @@ Feature: Resources
   Scenario: Odoo's refusal is an error, not an empty answer
     Given the server connects to Odoo as the demo user
     When the client reads the resource "odoo://record/account.payment?limit=5"
-    Then [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+    Then the resource read is refused, neither empty nor with the data
+    And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
+
+  # the demo user is a salesman whose "Personal Leads" record rule hides the administrator's
+  # lead 9: Odoo refuses that user the read
+  @REQ-06-23
+  Scenario: a record the user may not read is refused, not shown empty
+    Given the server connects to Odoo as the demo user
+    When the client reads the resource "odoo://record/crm.lead/9"
+    Then the resource read is refused, neither empty nor with the data
+    And [decision 27] the request is refused with JSON-RPC error -32001 carrying a SPEC-10 error
 
   @REQ-06-01
   Scenario: an unknown or malformed URI is invalid params

@@ -18,6 +18,7 @@ Feature: Metadata tools: fields_get, name_get, default_get
     And [reference] the result has no "fields.partner_id.string"
     And [for REQ-04-23] the result has no "fields.partner_id.store"
     And [for REQ-04-23] the result "field_count" counts the items of "fields"
+    And [for REQ-04-23] the result "fields" gives every field the help Odoo has for it on "sale.order"
 
   @REQ-04-22
   Scenario: fields_get with attributes ['*'] describes every attribute

@@ -45,8 +45,32 @@ Feature: odoo_core_list_models
       """
     Then the result "models[*].access" is ["read", "read"]
     # Odoo lets only "Access Rights" read ir.model and the ACL lines: the reference asks
-    # get_available_models, then check_access_rights of write/create/unlink per listed model
-    And [reference] Odoo received at most 9 calls
+    # get_available_models, then check_access_rights of write/create/unlink per listed model,
+    # then (ir.model.fields is refused too) the user's fields_get of each, for field_count
+    And [reference] Odoo received at most 10 calls
+
+  # seed: "field_count": 85, an integer: the model's fields as Odoo describes them; the
+  # demo user may not read ir.model.fields, yet the count is the same (it was null for that
+  # user where the server held no metadata yet, e.g. an HTTP caller)
+  @REQ-04-33
+  Scenario: field_count is the number of fields Odoo has for each model
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "sale.order"}
+      """
+    Then the call succeeds
+    And each "field_count" of "models" is the number of fields Odoo has for its "model"
+
+  @REQ-04-33
+  Scenario: field_count is the number of fields Odoo has, for the demo user too
+    Given the server connects to Odoo as the demo user
+    When the client calls "odoo_core_list_models" with:
+      """
+      {"filter": "account.move"}
+      """
+    Then the call succeeds
+    And the result "models[*].model" is ["account.move", "account.move.line"]
+    And each "field_count" of "models" is the number of fields Odoo has for its "model"
 
   @REQ-04-32
   Scenario: the filter matches model names with ilike

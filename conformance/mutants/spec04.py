@@ -68,8 +68,9 @@ def _post(name: str, change: Callable[[dict[str, Any]], None]) -> None:
 
 
 @mutant(
-    kills=["REQ-04-01"],
-    seed="SPEC-04 §3.1: 'offset: Number of records to skip (for pagination)'",
+    kills=["REQ-04-01", "REQ-04-03"],
+    seed="SPEC-04 §3.1: 'offset: Number of records to skip (for pagination)' (and the envelope "
+    "reports the offset it used, not the one asked: REQ-04-03, found on every answer)",
 )
 def search_read_ignores_offset() -> None:
     """odoo_core_search_read always starts at the first record, whatever the offset."""
@@ -173,7 +174,7 @@ def readonly_create_refused_in_other_words() -> None:
             try:
                 return await handler(ctx, params)
             except SafetyError as error:
-                raise SafetyError(error.code, "Denied.", "", error.details) from None
+                raise SafetyError(error.code, "Denied.", error.suggestion, error.details) from None
 
         return broken
 
@@ -459,8 +460,9 @@ def read_empty_text_as_false() -> None:
 
 
 @mutant(
-    kills=["REQ-04-35", "REQ-04-37"],
-    seed="SPEC-04 §4: 'All tool responses MUST normalize Odoo\\'s raw data format'",
+    kills=["REQ-04-05", "REQ-04-35", "REQ-04-37"],
+    seed="SPEC-04 §4: 'All tool responses MUST normalize Odoo\\'s raw data format' (its "
+    "many2one pairs break REQ-04-05's objects too, which every answer is judged on)",
     select="REQ-04-35 and REQ-04-37",
 )
 def execute_records_raw() -> None:
@@ -589,3 +591,94 @@ def fields_get_shows_blocked_fields() -> None:
 
     SafetyPolicy.strip_fields_get = keep  # type: ignore[method-assign]
     patch_everywhere(odoo_mcp.safety.scrub.scrub, no_scrub)
+
+
+@mutant(
+    kills=["REQ-04-23"],
+    seed="SPEC-04 §3.7 REQ-04-23: 'Each field MUST include a concise summary' (the example "
+    'shows "help": "Unique reference for this sales order")',
+    select="REQ-04-23 and summarises",
+    features=["tools_meta.feature"],
+)
+def fields_get_drops_help() -> None:
+    """odoo_core_fields_get leaves every field's help out of its summary."""
+
+    def post(data: dict[str, Any]) -> dict[str, Any]:
+        fields = data.get("fields") or {}
+        data["fields"] = {
+            name: {k: v for k, v in info.items() if k != "help"} if isinstance(info, dict) else info
+            for name, info in fields.items()
+        }
+        return data
+
+    wrap_tool("odoo_core_fields_get", post)
+
+
+@mutant(
+    kills=["REQ-04-26"],
+    seed="SPEC-04 §3.8 REQ-04-26: 'Known methods that do NOT accept kwargs (from the "
+    "`NO_KWARGS_METHODS` set) MUST have kwargs stripped' (the set names copy, read and "
+    "search_read)",
+    select="REQ-04-26 and never_reach",
+    features=["tools_execute.feature"],
+)
+def execute_keeps_kwargs_of_read_and_copy() -> None:
+    """odoo_core_execute's NO_KWARGS_METHODS lacks copy, read and search_read (which take
+    keyword arguments in Odoo): their kwargs reach Odoo."""
+    from odoo_mcp.tools.core_execute import NO_KWARGS_METHODS
+
+    patch_everywhere(NO_KWARGS_METHODS, NO_KWARGS_METHODS - {"copy", "read", "search_read"})
+
+
+@mutant(
+    kills=["REQ-04-27"],
+    seed='SPEC-04 §3.8 REQ-04-27: \'the response MUST include a summary\' ("summary": "Opens '
+    'stock.picking form view for record 42")',
+    select="REQ-04-27 and summary",
+    features=["tools_execute.feature"],
+)
+def action_summary_names_nothing() -> None:
+    """odoo_core_execute summarises every action as "Opens a window", naming neither its model
+    nor its record."""
+
+    def post(data: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(data.get("action"), dict):
+            data["action"]["summary"] = "Opens a window"
+        return data
+
+    wrap_tool("odoo_core_execute", post)
+
+
+@mutant(
+    kills=["REQ-04-36"],
+    seed="SPEC-04 §4 REQ-04-36: 'Binary fields (type binary) MUST NOT be returned in "
+    "search_read or read results by default.' (odoo_core_execute's read and search_read too)",
+    select="REQ-04-36 and every_path",
+    features=["normalization.feature"],
+)
+def execute_reads_binary_fields_unasked() -> None:
+    """odoo_core_execute's read and search_read without a field list ask Odoo for every
+    field, binary ones included, and return them."""
+    import odoo_mcp.tools.core_execute as core_execute
+
+    def every_field(ctx: Any, model: str, fields: Any, *, stored_only: bool) -> list[str]:
+        return [name for name in fields if not ctx.policy.is_field_blocked(model, name)]
+
+    core_execute.unnamed_read_fields = every_field  # type: ignore[assignment]
+
+
+@mutant(
+    kills=["REQ-04-33"],
+    seed='SPEC-04 §3.11 REQ-04-33: \'Return: {"models": [{..., "field_count": 85, ...}]}\'',
+    select="REQ-04-33",
+    features=["tools_models.feature"],
+)
+def list_models_no_field_count_without_ir_model_fields() -> None:
+    """odoo_core_list_models gives field_count null to a user Odoo refuses ir.model.fields
+    (the demo user) when the server holds no metadata of the model yet."""
+    import odoo_mcp.tools.core_models as core_models
+
+    async def uncounted(ctx: Any, models: list[str]) -> dict[str, int]:
+        return {}
+
+    core_models._fields_get_counts = uncounted  # type: ignore[assignment]

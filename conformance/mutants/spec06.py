@@ -443,3 +443,116 @@ def record_resources_ignore_field_blocklist() -> None:
 
     ModelRegistry.key_fields = every_field  # type: ignore[method-assign,assignment]
     setattr(adapter, "scrub", lambda data, *args, **kwargs: data)  # noqa: B010 (unexported)
+
+
+@mutant(
+    kills=["REQ-06-17"],
+    seed="SPEC-06 §6.1: 'You are connected to an Odoo {version} ({edition}) instance at {url}.'",
+    select="REQ-06-17 and describes",
+    features=["prompts.feature"],
+)
+def overview_without_url() -> None:
+    """odoo_overview never says at which URL the Odoo instance is."""
+    import re
+
+    _post_prompt(
+        "odoo_overview", lambda text: re.sub(r" instance at \S+?\.(\s)", r" instance.\1", text)
+    )
+
+
+@mutant(
+    kills=["REQ-06-17"],
+    seed="SPEC-06 §6.1: 'You are connected to an Odoo {version} ({edition}) instance at {url}.'",
+    select="REQ-06-17 and describes",
+    features=["prompts.feature"],
+)
+def overview_without_edition() -> None:
+    """odoo_overview never says whether the Odoo instance is community or enterprise."""
+    import re
+
+    _post_prompt("odoo_overview", lambda text: re.sub(r"(?i) \((community|enterprise)\)", "", text))
+
+
+@mutant(
+    kills=["REQ-06-17"],
+    seed="SPEC-06 §6.1: 'User: {username} (uid: {uid})'",
+    select="REQ-06-17 and describes",
+    features=["prompts.feature"],
+)
+def overview_without_username() -> None:
+    """odoo_overview gives the uid but not the user's name or login."""
+    import re
+
+    _post_prompt("odoo_overview", lambda text: re.sub(r"(?m)^User: .*\((uid: \d+)\)", r"\1", text))
+
+
+@mutant(
+    kills=["REQ-06-20"],
+    seed="SPEC-06 §6.2 REQ-06-20: 'Response includes: ... - Example values for common fields'",
+    select="REQ-06-20 and examples",
+    features=["prompts.feature"],
+)
+def create_guide_without_examples() -> None:
+    """odoo_create_record gives the required fields, the defaults and the relations, but no
+    example value: its examples section and its call's values are left out."""
+    import re
+
+    def post(text: str) -> str:
+        kept: list[str] = []
+        examples = False
+        for line in text.splitlines():
+            if line.startswith("## "):
+                examples = line.startswith("## Example")
+            if examples and line.startswith("- "):
+                continue
+            kept.append(re.sub(r'"values": \{.*\}', '"values": {}', line))
+        return "\n".join(kept)
+
+    _post_prompt("odoo_create_record", post)
+
+
+@mutant(
+    kills=["REQ-06-23"],
+    seed="SPEC-06 §7 REQ-06-23: 'If the authenticated user does not have read access to a "
+    "model, the resource MUST return an appropriate error, not an empty response.'",
+    select="REQ-06-23",
+    features=["resources.feature"],
+)
+def resources_answer_refusals_empty() -> None:
+    """A resource Odoo refuses the user is answered empty: a listing with no records, a
+    record with no values."""
+    from odoo_mcp.adapter.errors import REFUSED, as_mcp_error
+    from odoo_mcp.resources import reader
+
+    original = reader.read_resource
+
+    async def broken(rc: Any, uri: str) -> Data:
+        try:
+            return await original(rc, uri)
+        except Exception as exc:
+            if as_mcp_error(exc, None, "resources/read").error.code != REFUSED:
+                raise
+            if _is_record(uri):
+                return {"model": uri.split("/")[3], "id": int(uri.split("/")[4]), "record": {}}
+            return {"model": uri.split("/")[3].split("?")[0], "records": [], "count": 0}
+
+    reader.read_resource = broken
+
+
+@mutant(
+    kills=["REQ-06-02"],
+    seed='SPEC-06 §3.1 REQ-06-02: Response: {"server_version": "17.0", ..., "protocol": '
+    '"json2", "user": {"uid": 2, "name": "Admin"}, ...}',
+    select="REQ-06-02 and unreachable",
+    features=["resources.feature"],
+)
+def system_info_forgets_odoo_in_outage() -> None:
+    """While Odoo is unreachable, odoo://system/info gives a null version, protocol and uid,
+    and the login for the user's name."""
+
+    def post(data: Data) -> Data:
+        if data.get("state") in ("error", "reconnecting"):
+            data.update(server_version=None, protocol=None, user={"uid": None, "name": "admin"})
+        return data
+
+    _post_resource(lambda uri: uri == "odoo://system/info", post)

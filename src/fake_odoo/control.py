@@ -45,6 +45,10 @@ class Call:
     model: str | None = None
     #: the ``context`` the caller sent with an object call (None when it sent none)
     context: dict[str, Any] | None = None
+    #: the keyword arguments of an XML-RPC or JSON-RPC object call as sent, context aside, in
+    #: JSON terms (None over JSON-2, which names every argument): the kit reads what a
+    #: server passed by keyword (REQ-04-26's stripping)
+    kwargs: dict[str, Any] | None = None
     at: float = field(default_factory=time.time)
 
 

@@ -9,6 +9,7 @@ superuser, clock, faults) that ``fake_odoo.control`` also exposes over HTTP.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -149,9 +150,15 @@ class FakeOdoo:
         method: str,
         model: str | None = None,
         context: Any = None,
+        kwargs: Any = None,
     ) -> None:
-        """Log one RPC; ``context`` is what the caller sent as the call's context, if a dict."""
+        """Log one RPC; ``context`` is what the caller sent as the call's context, if a dict;
+        ``kwargs`` the call's keyword arguments (its context left out), if a dict."""
         sent = dict(context) if isinstance(context, dict) else None
+        keywords = None
+        if isinstance(kwargs, dict):
+            plain = {key: value for key, value in kwargs.items() if key != "context"}
+            keywords = json.loads(json.dumps(plain, default=str))  # dates and bytes as text
         self.log.add(
             Call(
                 protocol=protocol,
@@ -160,6 +167,7 @@ class FakeOdoo:
                 method=method,
                 model=model,
                 context=sent,
+                kwargs=keywords,
             )
         )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from pytest_bdd import given, parsers
 
@@ -117,3 +118,39 @@ def _odoo_url(world: World, path: str) -> None:
     assert actual == given_url.rstrip("/"), (
         f"{path} is {actual!r}, the server was given {given_url}"
     )
+
+
+def _error_body(world: World) -> dict[str, Any]:
+    outcome = world.last()
+    assert outcome.error is None, f"expected a tool error result, got {outcome.error}"
+    data = outcome.structured
+    assert outcome.is_error and isinstance(data, dict), (
+        f"expected a SPEC-10 tool error, got {outcome.text[:300]!r}"
+    )
+    return data
+
+
+@check(parsers.parse("the error's category and code are one of {pairs}"))
+def _category_code_pair(world: World, pairs: str) -> None:
+    """Where the seed gives one failure two rows (REQ-10-05's ProtocolError and REQ-10-08's
+    HTTP statuses), each row's category goes with its own code."""
+    data = _error_body(world)
+    allowed = [tuple(pair) for pair in json.loads(pairs)]
+    found = (data.get("category"), data.get("code"))
+    assert found in allowed, f"category and code {list(found)}, expected one of {pairs}"
+
+
+@check(parsers.parse("the error's retry guidance fits its category"))
+def _retry_fits(world: World) -> None:
+    """REQ-10-15: connection and rate-limit errors are retried after a wait (retry true, a
+    positive retry_after); access errors are not (retry false)."""
+    data = _error_body(world)
+    category, retry, wait = data.get("category"), data.get("retry"), data.get("retry_after")
+    if category in ("connection", "rate_limit"):
+        assert retry is True, f"a {category} error with retry {retry!r}, expected true"
+        assert isinstance(wait, int | float) and not isinstance(wait, bool) and wait > 0, (
+            f"retry_after is {wait!r}, expected a positive number of seconds"
+        )
+    else:
+        assert category == "access", f"no retry rule here for the category {category!r}"
+        assert retry is False, f"an access error with retry {retry!r}, expected false"

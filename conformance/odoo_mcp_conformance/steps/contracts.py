@@ -169,3 +169,27 @@ def _version(world: World, name: str) -> None:
     assert isinstance(version, str) and SEMVER.match(version), (
         f"{name} _meta.contractVersion is {version!r}, expected a semantic version (_meta: {meta})"
     )
+
+
+@check(
+    parsers.parse(
+        'the call fails with error code "{code}" or its result fits the seed\'s "{operation}" '
+        "response"
+    )
+)
+def _refused_or_fits(world: World, code: str, operation: str) -> None:
+    """Where the contract allows two readings of a request (``categoryId?: string`` is an id
+    or a name: the contract says neither), the contract's error for it or a valid answer
+    both pass."""
+    outcome = world.last()
+    data = outcome.structured
+    if outcome.error is None and outcome.is_error:
+        found = data.get("code") if isinstance(data, dict) else None
+        assert found == code, f"error code {found!r}, expected {code} or a valid {operation}"
+        return
+    assert outcome.error is None, f"JSON-RPC error {outcome.error}, expected {code} or a result"
+    interface = SEED_RESPONSES.get(operation)
+    if interface is None:
+        pytest.fail(f"feature file bug: the seed has no operation {operation!r}")
+    errors = interface_errors(result_data(world), interface)
+    assert not errors, f"the {operation} answer breaks the seed's interface: {'; '.join(errors)}"

@@ -233,3 +233,84 @@ def _recommended(world: World, model: str) -> None:
     named = [name for name in _fields(world, model)
              if name not in in_domains and _word(name).search(body)]  # fmt: skip
     assert len(named) >= 2, f"the prompt names {named} as fields of {model} to read"
+
+
+@check(parsers.parse("the prompt text names the Odoo URL the server was given"))
+def _url(world: World) -> None:
+    """REQ-06-17: "instance at {url}": the URL the server was started with (the forwarder's
+    when one stands in between), with or without its trailing slash."""
+    given = (world.proxy.url if world.proxy is not None else world.control.url).rstrip("/")
+    assert re.search(rf"{re.escape(given)}(?!\d)", _text(world)), (
+        f"the Odoo URL {given} is not in the prompt"
+    )
+
+
+@check(parsers.parse("the prompt text names the Odoo edition"))
+def _edition(world: World) -> None:
+    """REQ-06-17: "an Odoo {version} ({edition}) instance": community, or enterprise where
+    Odoo has the web_enterprise module installed (what Odoo itself goes by)."""
+    domain = [["name", "=", "web_enterprise"], ["state", "=", "installed"]]
+    enterprise = world.control.call("ir.module.module", "search_count", domain)
+    edition = "enterprise" if enterprise else "community"
+    assert re.search(rf"(?i)\b{edition}\b", _text(world)), (
+        f"the edition ({edition}) is not in the prompt"
+    )
+
+
+@check(parsers.parse("the prompt text names the user by login or name"))
+def _username(world: World) -> None:
+    """REQ-06-17: "User: {username} (uid: {uid})": the login the server was given, or that
+    user's name in Odoo; either stands for the username."""
+    rows = world.control.call(
+        "res.users", "search_read", [["login", "=", world.user]], fields=["name"]
+    )
+    names = [world.user, *(str(row["name"]) for row in rows if row.get("name"))]
+    body = _text(world)
+    assert any(_word(name).search(body) for name in names), (
+        f"neither the login nor the name of the user ({names}) is in the prompt"
+    )
+
+
+#: REQ-06-20: what an example value of each field type looks like, after the field's name
+_EXAMPLES = {
+    "many2one": r"\d+", "integer": r"-?\d+", "float": r"-?\d+(?:\.\d+)?",
+    "monetary": r"-?\d+(?:\.\d+)?", "boolean": r"(?i:true|false)",
+    "date": r"\d{4}-\d{2}-\d{2}", "datetime": r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}",
+    "many2many": r"\[", "one2many": r"\[",
+}  # fmt: skip
+
+
+def _example_after(line: str, name: str, info: dict[str, Any]) -> bool:
+    """A value of the field's type written after its name on the line (a JSON object of
+    values, ``name: value``, ``name = value`` or a table row all qualify)."""
+    kind = info.get("type")
+    if kind == "selection":
+        keys = [re.escape(str(key)) for key, _ in info.get("selection") or []]
+        value = rf"""["']?(?:{"|".join(keys)})["']?""" if keys else r"\S+"
+    elif kind in ("char", "text", "html"):
+        value = r"""["'][^"'\n]+["']"""
+    else:
+        value = _EXAMPLES.get(str(kind), r"\S+")
+    for match in _word(name).finditer(line):
+        rest = line[match.end() :]
+        if re.search(rf"""^["']?\s*(?:\([^)]*\)\s*)?[:=|]\s*(?:e\.g\.\s*)?{value}""", rest):
+            return True
+    return False
+
+
+@check(parsers.parse('the prompt text gives an example value for every required field of '
+                     '"{model}"'))  # fmt: skip
+def _examples(world: World, model: str) -> None:
+    """REQ-06-20 "Example values for common fields": the required fields are the common ones
+    the caller cannot leave out; each one Odoo gives no default for has an example value of
+    its type written after its name (a selection's example is one of its values)."""
+    fields = _fields(world, model)
+    required = {name: info for name, info in fields.items()
+                if info.get("required") and not info.get("readonly")}  # fmt: skip
+    defaults = world.control.call(model, "default_get", list(required))
+    wanted = {name: info for name, info in required.items() if name not in (defaults or {})}
+    assert wanted, f"every required field of {model} has a default"
+    lines = _text(world).splitlines()
+    missing = [name for name, info in wanted.items()
+               if not any(_example_after(line, name, info) for line in lines)]  # fmt: skip
+    assert not missing, f"no example value of the required field(s) {missing} in the prompt"

@@ -7,7 +7,7 @@ import re
 
 from pytest_bdd import given, parsers, when
 
-from odoo_mcp_conformance.checks import check
+from odoo_mcp_conformance.checks import check, shown
 from odoo_mcp_conformance.jsonpath import MISSING, lookup
 from odoo_mcp_conformance.steps.common import _tool, result_data
 from odoo_mcp_conformance.world import World, not_applicable
@@ -94,3 +94,37 @@ def _description_pattern(world: World, name: str, pattern: str) -> None:
     assert tool is not None, f"{name} is not listed"
     text = tool.description or ""
     assert re.search(pattern, text), f"{name} description does not match {pattern!r}"
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split())
+
+
+@check(parsers.parse('the result "{path}" gives every field the help Odoo has for it on "{model}"'))
+def _helps(world: World, path: str, model: str) -> None:
+    """REQ-04-23: each field's summary includes its help, where Odoo has one (the seed's
+    example shows ``help`` on name and partner_id). The text is Odoo's own, whole or cut
+    short (a concise summary may end it with an ellipsis); whitespace does not count. Odoo's
+    own fields_get, read through the fake's control API, says which fields have a help."""
+    fields = lookup(result_data(world), path)
+    assert isinstance(fields, dict), f"{path} is not an object: {shown(fields)}"
+    truth = world.control.call(model, "fields_get", attributes=["help"])
+    helped = {
+        name: _plain(info["help"])
+        for name, info in truth.items()
+        if name in fields and isinstance(info.get("help"), str) and info["help"].strip()
+    }
+    assert helped, f"Odoo has no help text on the fields of {model} the result lists"
+    wrong: list[str] = []
+    for name, odoo_help in helped.items():
+        summary = fields[name] if isinstance(fields[name], dict) else {}
+        given = summary.get("help")
+        if not isinstance(given, str) or not given.strip():
+            wrong.append(f"{name} has no help (Odoo's: {odoo_help[:60]!r})")
+            continue
+        text = _plain(given).rstrip(".…").rstrip()
+        if not (odoo_help.startswith(text) or odoo_help in _plain(given)):
+            wrong.append(f"{name}'s help {given[:60]!r} is not Odoo's {odoo_help[:60]!r}")
+    assert not wrong, f"{len(wrong)} of the {len(helped)} fields with a help in Odoo: " + "; ".join(
+        wrong[:4]
+    )

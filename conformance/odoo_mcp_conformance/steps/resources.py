@@ -388,3 +388,36 @@ def _lists(world: World, count: int) -> None:
     objects with an "id" (the seed gives the listing's URI, not its answer)."""
     longest = max(map(len, _record_lists(result_data(world))), default=0)
     assert longest == count, f"the resource lists {longest} records, expected {count}"
+
+
+@check(parsers.parse("the resource read is refused, neither empty nor with the data"))
+def _refused_not_empty(world: World) -> None:
+    """REQ-06-23 (seed): a user without read access gets "an appropriate error, not an empty
+    response". A JSON-RPC error of any code is one; so is a body that is the SPEC-10 error
+    object of an access refusal (resources have no isError). Records, even none, are not."""
+    outcome = world.last()
+    if outcome.error is not None:
+        return
+    data = outcome.structured
+    if isinstance(data, dict) and data.get("error") is True:
+        assert data.get("category") == "access", (
+            f"the refusal's category is {data.get('category')!r}, not access: {outcome.text[:300]}"
+        )
+        return
+    raise AssertionError(f"the resource answered instead of refusing: {outcome.text[:300]}")
+
+
+@check(parsers.parse('each "{key}" of "{path}" is the number of fields Odoo has for its "{name}"'))
+def _field_numbers(world: World, key: str, path: str, name: str) -> None:
+    """REQ-04-33 (seed): the example's ``field_count`` is an integer; it counts the model's
+    fields, as Odoo's ``fields_get`` describes them (the truth read from the fake, whichever
+    user and transport the server runs as). Used by features/tools_models.feature."""
+    items = lookup(result_data(world), path)
+    assert isinstance(items, list) and items, f"{path} is no list of models: {items!r:.300}"
+    for item in items:
+        model, count = item.get(name), item.get(key)
+        assert isinstance(count, int) and not isinstance(count, bool), (
+            f"{key} of {model!r} is {count!r}, not an integer"
+        )
+        expected = len(world.control.call(model, "fields_get", attributes=["type"]))
+        assert count == expected, f"{key} of {model!r} is {count}, Odoo has {expected} fields"

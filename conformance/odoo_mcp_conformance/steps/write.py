@@ -211,3 +211,56 @@ def _error_names(world: World, name: str) -> None:
     assert any(word.search(text) for text in _texts(data)), (
         f"{name!r} is named nowhere in the error (original_error aside): {shown(data)}"
     )
+
+
+@check(parsers.parse("the action's summary names its model and its record"))
+def _action_summary(world: World) -> None:
+    """REQ-04-27: the summary says what the action opens, as the seed's "Opens stock.picking
+    form view for record 42" does: a non-empty text naming the action's ``res_model`` and,
+    when the action has one, its ``res_id`` (as a number of its own, not inside another),
+    in whatever words."""
+    action = result_data(world).get("action")
+    assert isinstance(action, dict), f"no action object in the result: {shown(action)}"
+    summary, model, record = action.get("summary"), action.get("res_model"), action.get("res_id")
+    assert isinstance(summary, str) and summary.strip(), f"the summary is {shown(summary)}"
+    if isinstance(model, str) and model:
+        assert re.search(rf"(?<![\w.]){re.escape(model)}(?![\w]|\.\w)", summary), (
+            f"the summary {summary!r} does not name the action's model {model!r}"
+        )
+    if isinstance(record, int) and not isinstance(record, bool) and record:
+        assert re.search(rf"(?<![\w.]){record}(?![\w.])", summary), (
+            f"the summary {summary!r} does not name the action's record {record}"
+        )
+
+
+# -- REQ-04-26: what the server sent Odoo ---------------------------------------------------
+@check(
+    parsers.parse('Odoo received "{method}" on "{model}" without the keyword arguments {kwargs}')
+)
+def _no_kwargs_sent(world: World, method: str, model: str, kwargs: str) -> None:
+    """REQ-04-26 (4): a NO_KWARGS_METHODS name has its keyword arguments stripped. Judged on
+    what the server sent Odoo (the fake's call log keeps an XML-RPC or JSON-RPC call's keyword
+    arguments), not on what Odoo answered: no call of ``method`` carries one of the client's
+    keyword arguments (``context`` is the call's context, not an argument). A value carried
+    over as a positional argument is no keyword argument."""
+    given = {k: v for k, v in parse_json(kwargs, world).items() if k != "context"}
+    calls = [
+        c for c in world.caused_calls() if c.get("method") == method and c.get("model") == model
+    ]
+    assert calls, (
+        f"Odoo never received {model}.{method}: the stripping of its keyword arguments "
+        "cannot be seen"
+    )
+    logged = [c.get("kwargs") for c in calls]
+    assert all(isinstance(sent, dict) for sent in logged), (
+        "the server spoke JSON-2, which names every argument: the scenario needs XML-RPC"
+    )
+    carried = [
+        {k: v for k, v in sent.items() if k in given and v == given[k]}
+        for sent in logged
+        if isinstance(sent, dict)
+    ]
+    carried = [found for found in carried if found]
+    assert not carried, (
+        f"the client's keyword arguments reached Odoo's {model}.{method}: {shown(carried[0])}"
+    )

@@ -176,7 +176,7 @@ def _routes(
         model: str, method: str, args: list[Any], kwargs: dict[str, Any], path: Any = None
     ) -> Any:
         sent = kwargs.get("context") if isinstance(kwargs, dict) else None
-        fake.record("web", _path, "object", method, model=model, context=sent)
+        fake.record("web", _path, "object", method, model=model, context=sent, kwargs=kwargs)
         # Odoo 19's readonly check looks the model up before authentication: an unknown model
         # is werkzeug's bare 404, with or without a session (err_callkw_unknown_model); 17 has
         # no such check and answers the registry's KeyError (same capture of the 17 batch).

@@ -130,7 +130,10 @@ def _object(fake: FakeOdoo, protocol: str, path: str, method: str, params: list[
     orm_method = params[4] if len(params) > 4 and isinstance(params[4], str) else None
     kwargs = params[6] if method == "execute_kw" and len(params) > 6 else None
     context = kwargs.get("context") if isinstance(kwargs, dict) else None
-    fake.record(protocol, path, "object", orm_method or method, model=model, context=context)
+    fake.record(
+        protocol, path, "object", orm_method or method, model=model, context=context,
+        kwargs=kwargs if kwargs is not None else {},
+    )  # fmt: skip
     dbname, uid, password = params[0], int(params[1]), params[2]
     database = fake.database(dbname)
     fake.check_credentials(database, uid, password)
