@@ -35,7 +35,7 @@ Feature: Rate limits and the audit log
       {"model": "res.partner", "values": {"name": "Audited Partner"}}
       """
     Then the call succeeds
-    When the client remembers the result "id" as "created"
+    When [needs REQ-04-10] the client remembers the result "id" as "created"
     Then the audit log has a record for "odoo_core_create" with:
       """
       {"timestamp": "<str>", "session_id": "<any>", "tool": "odoo_core_create", "model": "res.partner",

@@ -156,7 +156,9 @@ Feature: Model, field and method lists
       """
       {"model": "res.partner", "ids": [9], "values": {"phone": "+1 555"}}
       """
-    Then the call fails with error code "FIELD_BLOCKED"
+    # REQ-11-14 (3) asks for "a clear error", no category: FIELD_BLOCKED (access) is ours
+    Then the call is refused
+    And [reference] the call fails with error code "FIELD_BLOCKED"
     When the client calls "odoo_core_search_read" with:
       """
       {"model": "res.partner", "domain": [["phone", "ilike", "555"]]}
@@ -208,7 +210,8 @@ Feature: Model, field and method lists
       """
       {"model": "res.partner", "values": {"name": "Sig", "signature": "<p>x</p>"}}
       """
-    Then the call fails with error code "FIELD_BLOCKED"
+    Then the call is refused
+    And [reference] the call fails with error code "FIELD_BLOCKED"
     And [reference] the result "message" matches the pattern ".*signature.*"
     And Odoo received no call
 
@@ -244,3 +247,49 @@ Feature: Model, field and method lists
       | init             |
       | uninstall        |
       | module_uninstall |
+
+  # Issue 36: a list holds on every path, whichever list put the name there (built-in or
+  # configured, a blocklist or what an allowlist leaves out). The kit's invariants judge every
+  # answer: a blocked field shown anywhere fails REQ-11-14 (REQ-06-22 on a resource), a blocked
+  # model that answered fails the list's requirement.
+  @REQ-11-12 @REQ-11-14 @REQ-06-22
+  Scenario Outline: a configured blocked field is absent from every path (<model>)
+    Given the server setting "field_blocklist" is "<fields>"
+    When the client reads "<model>" records through every path
+    Then every path answered with records
+
+    Examples:
+      | model       | fields                |
+      | res.partner | email, phone, website |
+      | sale.order  | note, client_order_ref |
+
+  @REQ-11-13 @REQ-11-14 @REQ-06-22
+  Scenario: the built-in blocked fields are absent from every path
+    When the client reads "res.users" records through every path
+    Then every path answered with records
+
+  @REQ-11-07 @REQ-06-22
+  Scenario: a configured blocked model is refused on every path
+    Given the server runs in "full" mode
+    And the server setting "model_blocklist" is "crm.lead"
+    When the client tries "crm.lead" through every path
+    Then every path refused it
+
+  @REQ-11-06 @REQ-06-22
+  Scenario: a model left out of the allowlist is refused on every path
+    Given the server setting "model_allowlist" is "res.partner, sale.order"
+    When the client tries "product.product" through every path
+    Then every path refused it
+
+  @REQ-11-08 @REQ-06-22
+  Scenario Outline: a built-in blocked model is refused on every path (<model>)
+    When the client tries "<model>" through every path
+    Then every path refused it
+
+    Examples:
+      | model               |
+      | ir.config_parameter |
+      | ir.cron             |
+      | ir.model.access     |
+      | ir.mail_server      |
+      | payment.provider    |

@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "broken_servers"))
 
 #: the modules declaring mutants, one per seed document
-DOCUMENT_MODULES = ("spec04", "spec06", "spec10", "http_guide", "lujanita")
+DOCUMENT_MODULES = ("spec04", "spec06", "spec10", "http_guide", "lujanita", "everywhere")
 
 
 @dataclass(frozen=True)

@@ -55,9 +55,12 @@ class CheckRecorder:
         return self.prefix.source or self.default
 
     def record(self, passed: bool, message: str = "", *, source: Source | None = None,
-               label: str = "", requirements: tuple[str, ...] = ()) -> None:  # fmt: skip
+               label: str = "", requirements: tuple[str, ...] = (),
+               anywhere: bool = False) -> None:  # fmt: skip
         """One check; ``requirements`` (else the step's ``[for REQ-x]``) are the only ones
-        it judges (issue 36: a check of one requirement never fails another)."""
+        it judges (issue 36: a check of one requirement never fails another); ``anywhere``:
+        it counts for them even in a scenario tagged with others (a seed rule that holds for
+        every answer, as the invariants' checks do)."""
         step = self.step_text + (f" ({label})" if label else "")
         self.checks.append(
             Check(
@@ -66,16 +69,18 @@ class CheckRecorder:
                 outcome="passed" if passed else "failed",
                 message=message,
                 requirements=requirements or self.prefix.requirements,
-                prerequisite=self.prefix.prerequisite,
+                prerequisite=self.prefix.prerequisite and not requirements,
+                invariant=anywhere,
             )
         )
 
     def expect(self, passed: bool, message: str, *, source: Source | None = None,
-               label: str = "", requirements: tuple[str, ...] = ()) -> None:  # fmt: skip
+               label: str = "", requirements: tuple[str, ...] = (),
+               anywhere: bool = False) -> None:  # fmt: skip
         """Record one check of the running step without stopping the scenario."""
         self.record(
             passed, "" if passed else message, source=source, label=label,
-            requirements=requirements,
+            requirements=requirements, anywhere=anywhere,
         )  # fmt: skip
 
 

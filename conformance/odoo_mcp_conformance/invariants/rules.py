@@ -273,12 +273,17 @@ def _blocked_models(answer: Answer, ctx: Context) -> list[Violation] | None:
     if model is None:
         return None
     why = ctx.scope.model_blocked(model)
-    if not why or answer.error is not None or answer.is_error:
+    refused = answer.error is not None or answer.is_error or _is_error_object(answer.body)
+    if not why or refused:  # a refusal without isError is REQ-10-17's defect, not this one
         return []
     if answer.kind == "resource":
         return [Violation("REQ-06-22", "$", f"{model!r} is on {why}, yet it was read")]
     req = "REQ-11-08" if "built-in" in why else "REQ-11-06" if "allowlist" in why else "REQ-11-07"
     return [Violation(req, "$", f"{model!r} is on {why}, yet {answer.name} answered")]
+
+
+def _is_error_object(body: Any) -> bool:
+    return isinstance(body, dict) and body.get("error") is True and "category" in body
 
 
 def _model_of(answer: Answer) -> str | None:
@@ -304,7 +309,7 @@ def _success_body(answer: Answer, tool: str) -> dict[str, Any] | None:
         return None
     if answer.error is not None or answer.is_error or not isinstance(answer.body, dict):
         return None
-    if answer.body.get("error") is True:  # an error without isError: REQ-10-17's, not ours
+    if _is_error_object(answer.body):  # an error without isError: REQ-10-17's, not ours
         return None
     return answer.body
 

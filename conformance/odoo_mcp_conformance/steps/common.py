@@ -16,7 +16,7 @@ import pytest
 from mcp.types import CallToolResult
 from pytest_bdd import given, parsers, when
 
-from odoo_mcp_conformance.checks import check, shown
+from odoo_mcp_conformance.checks import SourcedParser, check, shown
 from odoo_mcp_conformance.control import OdooCall
 from odoo_mcp_conformance.driver import ToolOutcome
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
@@ -202,10 +202,14 @@ def _call_times(world: World, tool: str, count: int, docstring: str) -> None:
         world.call(tool, arguments)
 
 
-@when(parsers.parse('the client remembers the result "{path}" as "{name}"'))
+@when(SourcedParser(parsers.parse('the client remembers the result "{path}" as "{name}"')))
 def _remember(world: World, path: str, name: str) -> None:
+    """``When [needs REQ-04-10] the client remembers ...``: an answer without the value is
+    the defect of the requirement named, which blocks the scenario's others (issue 36)."""
     value = lookup(result_data(world), path)
-    assert value is not MISSING, f"the result has no {path!r}: {shown(result_data(world))}"
+    assert value is not MISSING and value is not None, (
+        f"the result has no {path!r}: {shown(result_data(world))}"
+    )
     world.remembered[name] = value
 
 
@@ -217,12 +221,38 @@ def _succeeds(world: World) -> None:
     assert not outcome.is_error, f"the tool reported an error: {outcome.text[:500]}"
 
 
+def spec10_object(value: Any) -> dict[str, Any] | None:
+    """``value`` when it is a SPEC-10 error object (``error: true`` and a category)."""
+    is_object = isinstance(value, dict) and value.get("error") is True and "category" in value
+    return value if is_object else None
+
+
 def tool_error_body(world: World) -> dict[str, Any] | None:
-    """The SPEC-10 body of the last call's tool error; records a failed check if none."""
+    """The SPEC-10 body of the last call's tool error; records a failed check if none.
+
+    Issue 36: how the error travels is REQ-10-17's alone. A SPEC-10 object sent as a
+    JSON-RPC error's ``data``, or as a result without ``isError``, fails REQ-10-17 (the
+    invariants judge the second on every answer) and is still read here, so the scenario's
+    own requirements are judged on what the error says, never failed by the flag.
+    """
     outcome = world.last()
+    tool_call = bool(world.outcomes) and world.outcomes[-1] is outcome
     if outcome.error is not None:
+        data = spec10_object(outcome.error.data)
+        if data is not None and tool_call:
+            world.checks.expect(
+                False,
+                f"the error came as JSON-RPC error {outcome.error.code}, not as a tool result "
+                "with isError true",
+                requirements=("REQ-10-17",),
+                anywhere=True,
+                label="isError",
+            )
+            return data
         problem = f"expected a tool result with isError true, got {outcome.error}"
     elif not outcome.is_error:
+        if (data := spec10_object(outcome.structured)) is not None:
+            return data
         problem = f"expected isError true, got a successful result: {outcome.text[:300]!r}"
     elif not isinstance(data := outcome.structured, dict):
         problem = f"the error is not a SPEC-10 JSON object: {outcome.text[:300]!r}"
@@ -386,6 +416,8 @@ def _field_hidden(world: World, field: str) -> None:
     if outcome.error is not None or outcome.is_error:
         return
     data = outcome.structured
+    if spec10_object(data) is not None:  # a refusal without isError: REQ-10-17's defect
+        return
     records = data.get("records") if isinstance(data, dict) else None
     assert isinstance(records, list), f"expected records or an error, got {outcome.text[:300]!r}"
     shown = [r.get("id") for r in records if isinstance(r, dict) and field in r]
