@@ -139,3 +139,38 @@ def answer_of_notification(message: Any) -> Answer:
     params = getattr(root, "params", None)
     uri = str(getattr(params, "uri", "") or "")
     return Answer("notification", method, uri, texts=_texts(root))
+
+
+def answers_of_http(request: Any, text: str, content_type: str) -> list[Answer]:
+    """The answers in a raw HTTP exchange (the kit's own HTTP steps): each JSON-RPC message of
+    a JSON body or of an event stream, read as the SDK client's answers are."""
+    if "text/event-stream" in content_type:
+        bodies = [line[5:].strip() for line in text.splitlines() if line.startswith("data:")]
+    else:
+        bodies = [text]
+    messages = [json_body(body) for body in bodies if body]
+    method = request.get("method", "") if isinstance(request, dict) else ""
+    params = request.get("params") if isinstance(request, dict) else None
+    answers = []
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        if "id" not in message and "method" in message:  # a notification on the stream
+            answers.append(
+                Answer("notification", str(message["method"]), texts=(json.dumps(message),))
+            )
+            continue
+        error = message.get("error")
+        rpc = None
+        if isinstance(error, dict):
+            rpc = (int(error.get("code", 0)), str(error.get("message", "")), error.get("data"))
+        result = message.get("result")
+        if method == "tools/call" and isinstance(params, dict):
+            parsed = t.CallToolResult.model_validate(result) if isinstance(result, dict) else None
+            answers.append(answer_of_tool(str(params.get("name")), params.get("arguments"),
+                                          parsed, rpc))  # fmt: skip
+        else:
+            answers.append(
+                Answer("other", str(method), error=rpc, texts=(json.dumps(message, default=str),))
+            )
+    return answers

@@ -11,6 +11,7 @@ import mcp.types as t
 import pytest
 from mcp.client.client import ConnectMode
 
+from odoo_mcp_conformance.answers import Answer
 from odoo_mcp_conformance.checks import CheckRecorder
 from odoo_mcp_conformance.control import FakeOdooControl, OdooCall
 from odoo_mcp_conformance.driver import McpDriver, ServerPool, ToolOutcome
@@ -63,6 +64,8 @@ class World:
     subscribed: bool = False
     #: raw HTTP requests were sent (steps/http.py): no request windows to read calls by
     raw_requests: bool = False
+    #: the answers of those raw requests, judged by the invariants like the driver's
+    raw_answers: list[Answer] = field(default_factory=list)
 
     def caused_calls(self) -> list[OdooCall]:
         """The model calls this scenario's requests caused: those the fake logged while one

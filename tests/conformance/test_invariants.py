@@ -3,12 +3,13 @@ and passes the other legal shapes the seeds leave open."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
-from odoo_mcp_conformance.answers import Answer
+from odoo_mcp_conformance.answers import Answer, answers_of_http
 from odoo_mcp_conformance.baseline import Baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
 from odoo_mcp_conformance.invariants import Context, Scope, judge_answers
@@ -245,3 +246,40 @@ def test_a_broken_invariant_fails_its_requirement_alone_in_a_scenario_of_others(
     assert status["REQ-04-05"] == "failing"
     assert status["REQ-04-20"] == "failing"  # its own check failed
     assert status["REQ-04-35"] == "untested"
+
+
+def test_raw_http_answers_are_judged_like_the_drivers() -> None:
+    """The kit's own HTTP steps (an event stream or a JSON body) feed the same rules."""
+    body = {
+        "error": True,
+        "category": "access",
+        "code": "ACCESS_DENIED",
+        "message": "no",
+        "suggestion": "ask",
+        "retry": True,
+    }
+    result = {"content": [{"type": "text", "text": json.dumps(body)}], "isError": True}
+    message = {"jsonrpc": "2.0", "id": 2, "result": result}
+    request = {"method": "tools/call", "params": {"name": "odoo_core_count", "arguments": {}}}
+    stream = f"event: message\ndata: {json.dumps(message)}\n\n"
+    answers = answers_of_http(request, stream, "text/event-stream")
+    assert [a.name for a in answers] == ["odoo_core_count"]
+    assert set(failed(answers)) == {"REQ-10-15"}  # access: retry false
+    error = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "error": {
+            "code": -32601,
+            "message": "x",
+            "data": {**body, "category": "not_found", "retry": False},
+        },
+    }
+    assert set(
+        failed(
+            answers_of_http(
+                {"method": "tools/call", "params": {"name": "z"}},
+                json.dumps(error),
+                "application/json",
+            )
+        )
+    ) == {"REQ-10-15"}

@@ -16,6 +16,7 @@ import httpx2
 from mcp.types import CallToolResult
 from pytest_bdd import given, parsers, when
 
+from odoo_mcp_conformance.answers import answers_of_http
 from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.driver import ToolOutcome
 from odoo_mcp_conformance.jsonpath import MISSING, lookup, matches
@@ -74,6 +75,8 @@ def _send(
     with httpx2.Client(timeout=30) as http:
         answer = http.request(verb, _url(world), json=body, headers=headers)
     world.remembered[_ANSWER] = answer
+    # issue 36: raw answers are judged by the invariants too
+    world.raw_answers += answers_of_http(body, answer.text, answer.headers.get("content-type", ""))
     return answer
 
 
@@ -248,6 +251,9 @@ def _concurrently(world: World, methods: str) -> None:
 
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
         answers = list(pool.map(one, range(len(names)), names))
+    for index, (name, answer) in enumerate(zip(names, answers, strict=True)):
+        kind = answer.headers.get("content-type", "")
+        world.raw_answers += answers_of_http(_request(name, 10 + index), answer.text, kind)
     world.remembered[_CONCURRENT] = list(zip(names, answers, strict=True))
     world.remembered[_ANSWER] = answers[-1]
 
