@@ -391,10 +391,10 @@ Feature: Errors a language model can act on
       """
       {"model": "res.partner", "method": "read", "args": [[9], 5]}
       """
-    # issue 36: the structure is REQ-10-02's (a failure blocks these two, never fails them);
-    # REQ-10-13's own check is that the final line's message reaches the client
+    # issue 36: the structure is REQ-10-02's (a failure blocks these, never fails them);
+    # REQ-10-13's own: the traceback discarded (item 3) and its final line kept (items 1-2)
     Then [needs REQ-10-02] the error response has the SPEC-10 structure
-    And [for REQ-10-14] the error carries no traceback
+    And [for REQ-10-13, REQ-10-14] the error carries no traceback
     And [for REQ-10-13] the result "message" matches the pattern "(?s).*'int' object is not iterable.*"
     And [decision 26] the result "original_error" matches the pattern "(builtins\.)?TypeError: 'int' object is not iterable"
     When the client calls "odoo_core_execute" with:
@@ -402,7 +402,7 @@ Feature: Errors a language model can act on
       {"model": "res.partner", "method": "frobnicate", "args": [[9]]}
       """
     Then [needs REQ-10-02] the error response has the SPEC-10 structure
-    And [for REQ-10-14] the error carries no traceback
+    And [for REQ-10-13, REQ-10-14] the error carries no traceback
     And [for REQ-10-13] the result "message" matches the pattern "(?s).*frobnicate.*"
     # 19: "The method 'res.partner.frobnicate' does not exist"; 17: "The method 'frobnicate'
     # does not exist on the model 'res.partner'" (batch 4)
