@@ -404,3 +404,58 @@ def create_answers_without_id() -> None:
     that id, REQ-04-09's and REQ-04-13's, are blocked by REQ-04-10, not failed)."""
 
     wrap_tool("odoo_core_create", lambda data: {**data, "id": None})
+
+
+# -- REQ-04-35 / REQ-06-10: HTML stripped, beyond the read tools --------------------------------
+_HTML_FIELDS = ("comment", "description", "note")
+
+
+def _html_back(record: Record) -> Record:
+    """HTML fields' text wrapped in the paragraph tag Odoo's editor stores."""
+    return {
+        key: f"<p>{value}</p>"
+        if key in _HTML_FIELDS and isinstance(value, str) and value
+        else value
+        for key, value in record.items()
+    }
+
+
+@mutant(
+    kills=["REQ-04-35"],
+    seed="SPEC-04 §4: 'HTML content in text fields | Stripped to plain text (configurable, "
+    "default: strip)'",
+    select=_SWEEPS,
+    features=_NORMALIZATION,
+)
+def execute_keeps_html() -> None:
+    """odoo_core_execute's read and search_read give HTML fields with their tags."""
+    _execute_records(_html_back)
+
+
+# -- SPEC-11 REQ-11-07: the operator's model blocklist, on execute too --------------------------
+@mutant(
+    kills=["REQ-11-07"],
+    seed="SPEC-11 REQ-11-07: 'Models in model_blocklist are never reachable, whatever else is "
+    "configured'",
+    select=_SWEEPS,
+    features=_SAFETY,
+)
+def execute_ignores_configured_model_blocklist() -> None:
+    """odoo_core_execute runs methods on the models of the operator's model_blocklist (the
+    built-in blocklist still holds)."""
+    from odoo_mcp.safety import policy
+    from odoo_mcp.safety.modes import enforce_mode, operation_of_method
+
+    configured = {
+        name.strip() for name in os.environ.get("ODOO_MCP_MODEL_BLOCKLIST", "").split(",")
+    }
+    original = policy.SafetyPolicy.check_execute
+
+    def lax(self: Any, model: str, method: str) -> None:
+        if model not in configured:
+            original(self, model, method)
+            return
+        self.methods.check(method)
+        enforce_mode(self.mode, operation_of_method(method), model, self.write_allowlist)
+
+    policy.SafetyPolicy.check_execute = lax  # type: ignore[method-assign]

@@ -114,7 +114,8 @@ def _every_path(world: World) -> None:
 @when(parsers.parse('the client tries "{model}" through every path'))
 def _try_blocked(world: World, model: str) -> None:
     """A model the safety configuration blocks, asked for through every tool and resource
-    that names a model; the invariant "blocked models never reachable" judges each answer."""
+    that names a model; the invariant "blocked models never reachable" judges each answer on
+    the requirement of its path and of the list that blocks the model."""
     calls: list[tuple[str, dict[str, Any]]] = [
         ("odoo_core_search_read", {"model": model, "limit": 1}),
         ("odoo_core_read", {"model": model, "ids": [1]}),
@@ -125,22 +126,9 @@ def _try_blocked(world: World, model: str) -> None:
         ("odoo_core_execute", {"model": model, "method": "read", "args": [[1]]}),
         ("odoo_core_execute", {"model": model, "method": "search_read", "args": [[]]}),
     ]
-    refused = 0
     for name, arguments in calls:
-        outcome = world.call(name, arguments)
-        refused += outcome.error is not None or outcome.is_error
-    if "resources" not in world.target.capabilities.features:
-        world.remembered[_SWEEP] = {"refused": refused, "asked": len(calls)}
-        return
-    for uri in (f"odoo://record/{model}/1", f"odoo://record/{model}?limit=1",
-                f"odoo://model/{model}/fields"):  # fmt: skip
-        refused += _resource(world, uri) is None
-    world.remembered[_SWEEP] = {"refused": refused, "asked": len(calls) + 3}
-
-
-@check(parsers.parse("every path refused it"))
-def _all_refused(world: World) -> None:
-    seen = world.remembered.get(_SWEEP, {})
-    assert seen.get("refused") == seen.get("asked"), (
-        f"{seen.get('refused')} of {seen.get('asked')} paths refused the blocked model"
-    )
+        world.call(name, arguments)
+    if "resources" in world.target.capabilities.features:
+        for uri in (f"odoo://record/{model}/1", f"odoo://record/{model}?limit=1",
+                    f"odoo://model/{model}/fields"):  # fmt: skip
+            _resource(world, uri)
