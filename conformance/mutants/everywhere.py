@@ -21,8 +21,13 @@ from registry import mutant
 Data = dict[str, Any]
 Record = dict[str, Any]
 
-#: the sweeps of normalization.feature and safety_lists.feature (the scenarios run)
-_SWEEPS = "every_path"
+
+def _sweep(row: str) -> str:
+    """The one sweep row of normalization.feature a mutant runs on (``model-protocol``): a
+    mutant's kit run is one server and one scenario, the suite's time is CI's."""
+    return f"every_path and {row}"
+
+
 _NORMALIZATION = ("normalization.feature",)
 _SAFETY = ("safety_lists.feature",)
 
@@ -96,20 +101,22 @@ def _execute_records(post: Callable[[Record], Record]) -> None:
 _M2O = 'SPEC-04 §3.1: \'Many2one fields MUST be returned as objects {"id": 1, "name": ...}\''
 
 
-@mutant(kills=["REQ-04-05"], seed=_M2O, select=_SWEEPS, features=_NORMALIZATION)
+@mutant(kills=["REQ-04-05"], seed=_M2O, select=_sweep("res.partner-json2"), features=_NORMALIZATION)
 def execute_read_many2one_as_pair() -> None:
     """odoo_core_execute's read and search_read give many2one values as [id, name] pairs."""
     _execute_records(_pairs)
 
 
-@mutant(kills=["REQ-04-05"], seed=_M2O, select=_SWEEPS, features=_NORMALIZATION)
+@mutant(kills=["REQ-04-05"], seed=_M2O, select=_sweep("res.partner-json2"), features=_NORMALIZATION)
 def later_page_many2one_as_pair() -> None:
     """odoo_core_search_read gives [id, name] pairs on every page but the first."""
     pairs = _each_record(_pairs)
     wrap_tool("odoo_core_search_read", lambda d: pairs(d) if d.get("offset") else d)
 
 
-@mutant(kills=["REQ-04-05"], seed=_M2O, select=_SWEEPS, features=_NORMALIZATION)
+@mutant(
+    kills=["REQ-04-05"], seed=_M2O, select=_sweep("res.partner-xmlrpc"), features=_NORMALIZATION
+)
 def xmlrpc_read_many2one_as_pair() -> None:
     """odoo_core_read gives [id, name] pairs when the server talks to Odoo over XML-RPC."""
     if os.environ.get("ODOO_PROTOCOL") == "xmlrpc":
@@ -119,7 +126,7 @@ def xmlrpc_read_many2one_as_pair() -> None:
 @mutant(
     kills=["REQ-06-10"],
     seed="SPEC-06 §4.2: 'The response MUST use the same normalization as tool responses'",
-    select=_SWEEPS,
+    select=_sweep("sale.order-json2"),
     features=_NORMALIZATION,
 )
 def listing_many2one_as_pair() -> None:
@@ -131,7 +138,7 @@ def listing_many2one_as_pair() -> None:
 _Z = "SPEC-04 §4: 'All datetime fields MUST be returned in ISO 8601 format ... append Z'"
 
 
-@mutant(kills=["REQ-04-37"], seed=_Z, select=_SWEEPS, features=_NORMALIZATION)
+@mutant(kills=["REQ-04-37"], seed=_Z, select=_sweep("sale.order-json2"), features=_NORMALIZATION)
 def default_get_naive_datetime() -> None:
     """odoo_core_default_get gives datetimes as Odoo's naive 'YYYY-MM-DD HH:MM:SS'."""
 
@@ -143,7 +150,7 @@ def default_get_naive_datetime() -> None:
     wrap_tool("odoo_core_default_get", post)
 
 
-@mutant(kills=["REQ-04-37"], seed=_Z, select=_SWEEPS, features=_NORMALIZATION)
+@mutant(kills=["REQ-04-37"], seed=_Z, select=_sweep("res.partner-json2"), features=_NORMALIZATION)
 def execute_naive_datetime() -> None:
     """odoo_core_execute's read and search_read give naive datetimes."""
     _execute_records(_naive)
@@ -152,7 +159,7 @@ def execute_naive_datetime() -> None:
 @mutant(
     kills=["REQ-06-10"],
     seed="SPEC-06 §4.2: 'The response MUST use the same normalization as tool responses'",
-    select=_SWEEPS,
+    select=_sweep("sale.order-json2"),
     features=_NORMALIZATION,
 )
 def record_resource_naive_datetime() -> None:
@@ -164,13 +171,17 @@ def record_resource_naive_datetime() -> None:
 _BINARY = "SPEC-04 §4: 'Binary fields (type `binary`) MUST NOT be returned in search_read or read results by default'"  # noqa: E501
 
 
-@mutant(kills=["REQ-04-36"], seed=_BINARY, select=_SWEEPS, features=_NORMALIZATION)
+@mutant(
+    kills=["REQ-04-36"], seed=_BINARY, select=_sweep("res.partner-json2"), features=_NORMALIZATION
+)
 def execute_read_shows_binary() -> None:
     """odoo_core_execute's read and search_read return image_128 though nobody asked for it."""
     _execute_records(_with_binary("image_128"))
 
 
-@mutant(kills=["REQ-04-36"], seed=_BINARY, select=_SWEEPS, features=_NORMALIZATION)
+@mutant(
+    kills=["REQ-04-36"], seed=_BINARY, select=_sweep("res.partner-json2"), features=_NORMALIZATION
+)
 def read_shows_avatar() -> None:
     """odoo_core_read returns avatar_128 with every record (another binary than image_1920)."""
     wrap_tool("odoo_core_read", _each_record(_with_binary("avatar_128")))
@@ -179,7 +190,7 @@ def read_shows_avatar() -> None:
 @mutant(
     kills=["REQ-06-10"],
     seed="SPEC-06 §4.2: 'Binary fields MUST be excluded.'",
-    select=_SWEEPS,
+    select=_sweep("res.partner-json2"),
     features=_NORMALIZATION,
 )
 def listing_shows_binary() -> None:
@@ -219,7 +230,7 @@ def _configured_blocked(record: Record) -> Record:
 @mutant(
     kills=["REQ-11-14"],
     seed="SPEC-11 REQ-11-14: 'A blocked field must be ... dropped from search_read/read results'",
-    select=_SWEEPS,
+    select="configured_blocked_field and res.partner",
     features=_SAFETY,
 )
 def execute_shows_configured_blocked_fields() -> None:
@@ -231,7 +242,7 @@ def execute_shows_configured_blocked_fields() -> None:
 @mutant(
     kills=["REQ-06-22"],
     seed="SPEC-06 §7: the safety configuration (blocked fields) applies to resources",
-    select=_SWEEPS,
+    select="configured_blocked_field and res.partner",
     features=_SAFETY,
 )
 def record_resource_shows_configured_blocked_fields() -> None:
@@ -243,7 +254,7 @@ def record_resource_shows_configured_blocked_fields() -> None:
 @mutant(
     kills=["REQ-11-14"],
     seed="SPEC-11 REQ-11-13: the default field blocklist (signature, ...) is always applied",
-    select=_SWEEPS,
+    select="builtin_blocked_fields_are_absent",
     features=_SAFETY,
 )
 def read_shows_builtin_signature() -> None:
@@ -349,7 +360,7 @@ def resource_error_without_suggestion() -> None:
     kills=["REQ-04-04"],
     seed="SPEC-04 §3.1: 'The `has_more` field MUST be `true` if the number of returned records "
     "equals the limit'",
-    select=_SWEEPS,
+    select=_sweep("res.partner-json2"),
     features=_NORMALIZATION,
 )
 def later_page_has_more_false() -> None:
@@ -364,7 +375,7 @@ def later_page_has_more_false() -> None:
 @mutant(
     kills=["REQ-04-03"],
     seed="SPEC-04 §3.1: the envelope's `offset` (the records skipped, as asked)",
-    select=_SWEEPS,
+    select=_sweep("res.partner-json2"),
     features=_NORMALIZATION,
 )
 def later_page_offset_zero() -> None:
@@ -424,7 +435,7 @@ def _html_back(record: Record) -> Record:
     kills=["REQ-04-35"],
     seed="SPEC-04 §4: 'HTML content in text fields | Stripped to plain text (configurable, "
     "default: strip)'",
-    select=_SWEEPS,
+    select=_sweep("res.partner-json2"),
     features=_NORMALIZATION,
 )
 def execute_keeps_html() -> None:
@@ -437,7 +448,7 @@ def execute_keeps_html() -> None:
     kills=["REQ-11-07"],
     seed="SPEC-11 REQ-11-07: 'Models in model_blocklist are never reachable, whatever else is "
     "configured'",
-    select=_SWEEPS,
+    select="configured_blocked_model",
     features=_SAFETY,
 )
 def execute_ignores_configured_model_blocklist() -> None:
