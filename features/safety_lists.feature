@@ -253,7 +253,7 @@ Feature: Model, field and method lists
   # answer: a blocked field shown anywhere fails REQ-11-14 (REQ-06-22 on a resource), a blocked
   # model that answered fails the list's requirement (REQ-06-22 on a resource), each path on
   # its own requirement.
-  @REQ-11-12 @REQ-11-14 @REQ-06-22
+  @REQ-11-14
   Scenario Outline: a configured blocked field is absent from every path (<model>)
     Given the server setting "field_blocklist" is "<fields>"
     When the client reads "<model>" records through every path
@@ -264,23 +264,23 @@ Feature: Model, field and method lists
       | res.partner | email, phone, website |
       | sale.order  | note, client_order_ref |
 
-  @REQ-11-13 @REQ-11-14 @REQ-06-22
+  @REQ-11-13
   Scenario: the built-in blocked fields are absent from every path
     When the client reads "res.users" records through every path
     Then every path answered with records
 
-  @REQ-11-07 @REQ-06-22
+  @REQ-11-07
   Scenario: a configured blocked model is refused on every path
     Given the server runs in "full" mode
     And the server setting "model_blocklist" is "crm.lead"
     When the client tries "crm.lead" through every path
 
-  @REQ-11-06 @REQ-06-22
+  @REQ-11-06
   Scenario: a model left out of the allowlist is refused on every path
     Given the server setting "model_allowlist" is "res.partner, sale.order"
     When the client tries "product.product" through every path
 
-  @REQ-11-08 @REQ-06-22
+  @REQ-11-08
   Scenario Outline: a built-in blocked model is refused on every path (<model>)
     When the client tries "<model>" through every path
 

@@ -470,3 +470,82 @@ def execute_ignores_configured_model_blocklist() -> None:
         enforce_mode(self.mode, operation_of_method(method), model, self.write_allowlist)
 
     policy.SafetyPolicy.check_execute = lax  # type: ignore[method-assign]
+
+
+# -- REQ-04-35: Odoo's false, beyond the read tools ---------------------------------------------
+def _false_back(record: Record) -> Record:
+    """Empty values ("" and null) back as Odoo's false."""
+    return {key: False if value in ("", None) else value for key, value in record.items()}
+
+
+@mutant(
+    kills=["REQ-04-35"],
+    seed="SPEC-04 §4: '`False` (empty string field) | `\"\"`' and '`False` (empty Many2one) | "
+    "`null`'",
+    select=_sweep("res.partner-json2"),
+    features=_NORMALIZATION,
+)
+def execute_keeps_false() -> None:
+    """odoo_core_execute's read and search_read give empty values as Odoo's false."""
+    _execute_records(_false_back)
+
+
+@mutant(
+    kills=["REQ-04-35"],
+    seed="SPEC-04 §4: 'HTML content in text fields | Stripped to plain text'",
+    select=_sweep("res.partner-json2"),
+    features=_NORMALIZATION,
+)
+def later_page_keeps_html() -> None:
+    """odoo_core_search_read gives HTML fields with their tags on every page but the first."""
+    tagged = _each_record(_html_back)
+    wrap_tool("odoo_core_search_read", lambda d: tagged(d) if d.get("offset") else d)
+
+
+@mutant(
+    kills=["REQ-06-10"],
+    seed="SPEC-06 §4.2: 'The response MUST use the same normalization as tool responses'",
+    select=_sweep("res.partner-json2"),
+    features=_NORMALIZATION,
+)
+def listing_keeps_false() -> None:
+    """A record listing gives empty values as Odoo's false."""
+    _post_resource(_is_listing, _each_record(_false_back))
+
+
+# -- SPEC-11 REQ-11-08: the built-in model blocklist, on execute too ----------------------------
+@mutant(
+    kills=["REQ-11-08"],
+    seed="SPEC-11 REQ-11-08: 'A default model blocklist is always applied on top of the user's'",
+    select="builtin_blocked_model",
+    features=_SAFETY,
+)
+def execute_ignores_builtin_model_blocklist() -> None:
+    """odoo_core_execute runs methods on the built-in blocklist's models (ir.cron, ...)."""
+    from odoo_mcp.safety import policy
+    from odoo_mcp.safety.modes import enforce_mode, operation_of_method
+
+    builtin = {"ir.config_parameter", "ir.cron", "ir.model.access", "ir.mail_server",
+               "payment.provider", "base.automation", "ir.rule", "fetchmail.server"}  # fmt: skip
+    original = policy.SafetyPolicy.check_execute
+
+    def lax(self: Any, model: str, method: str) -> None:
+        if model not in builtin:
+            original(self, model, method)
+            return
+        self.methods.check(method)
+        enforce_mode(self.mode, operation_of_method(method), model, self.write_allowlist)
+
+    policy.SafetyPolicy.check_execute = lax  # type: ignore[method-assign]
+
+
+# -- REQ-10-03: the required keys, on the JSON-RPC errors too -----------------------------------
+@mutant(
+    kills=["REQ-10-03"],
+    seed="SPEC-10 §3: 'Required fields in every error response: ... `suggestion`'",
+    select="REQ-10-16",
+    features=("errors.feature",),
+)
+def unknown_tool_without_suggestion() -> None:
+    """The -32601 error of an unknown tool carries the SPEC-10 object without its suggestion."""
+    _wrap_rpc_errors("unknown_tool_error", lambda data: data.pop("suggestion", None))

@@ -108,6 +108,7 @@ def _every_path(world: World) -> None:
             f"{path} gave {got if not isinstance(got, int) else 'no record'}",
             label=path,
             requirements=(owner,) if owner else (),
+            anywhere=owner is not None,  # the path's own requirement, whatever the tags
         )
 
 
