@@ -653,7 +653,7 @@ def action_summary_names_nothing() -> None:
     kills=["REQ-04-36"],
     seed="SPEC-04 §4 REQ-04-36: 'Binary fields (type binary) MUST NOT be returned in "
     "search_read or read results by default.' (odoo_core_execute's read and search_read too)",
-    select="REQ-04-36 and every_path",
+    select="every_path and res.partner-json2",
     features=["normalization.feature"],
 )
 def execute_reads_binary_fields_unasked() -> None:
