@@ -209,8 +209,6 @@ Feature: Result normalisation
       | res.partner   | xmlrpc   |
       | res.partner   | jsonrpc  |
       | res.partner   | json2    |
-      | sale.order    | xmlrpc   |
       | sale.order    | json2    |
       | crm.lead      | json2    |
-      | account.move  | jsonrpc  |
       | product.product | xmlrpc |

@@ -287,7 +287,5 @@ Feature: Model, field and method lists
     Examples:
       | model               |
       | ir.config_parameter |
-      | ir.cron             |
       | ir.model.access     |
-      | ir.mail_server      |
       | payment.provider    |

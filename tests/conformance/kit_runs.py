@@ -83,10 +83,12 @@ def variant_jobs(
     for name, spec in variants.items():
         base = tmp_path_factory.mktemp(f"{directory.name}-{name}")
         features = feature_subset(base / "features", spec["features"])
+        # ``select``: the scenarios where the choice shows, when a feature holds many others
+        select = ("-k", str(spec["select"])) if spec.get("select") else ()
         jobs[name] = (
             directory / f"{name}.toml",
             base / "report",
-            ("--features", str(features), "--workers", "1", *extra),
+            ("--features", str(features), "--workers", "1", *select, *extra),
         )
     return jobs
 
