@@ -46,6 +46,21 @@ def wrap_tool(name: str, post: Callable[[dict[str, Any]], dict[str, Any]]) -> No
     object.__setattr__(spec, "handler", broken)
 
 
+def post_resource(
+    matches: Callable[[str], bool], post: Callable[[dict[str, Any]], dict[str, Any]]
+) -> None:
+    """Post-process the answer of the resources whose URI ``matches``."""
+    from odoo_mcp.resources import reader
+
+    original = reader.read_resource
+
+    async def broken(rc: Any, uri: str) -> dict[str, Any]:
+        data = await original(rc, uri)
+        return post(data) if matches(uri) else data
+
+    reader.read_resource = broken  # the adapter imports it from reader at each read
+
+
 def as_odoo_pair(value: Any) -> Any:
     """A normalized many2one ``{"id", "name"}`` back as Odoo's raw ``[id, name]`` pair."""
     if isinstance(value, dict) and set(value) == {"id", "name"}:

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from _sabotage import as_odoo_pair, patch_everywhere, wrap_tool
+from _sabotage import as_odoo_pair, patch_everywhere, post_resource, wrap_tool
 from registry import mutant
 
 Data = dict[str, Any]
@@ -61,19 +61,6 @@ def _with_binary(name: str) -> Callable[[Record], Record]:
         return {**record, name: "aGVsbG8="} if "id" in record else record
 
     return add
-
-
-def _post_resource(matches: Callable[[str], bool], post: Callable[[Data], Data]) -> None:
-    """Post-process the answers of the resources whose URI ``matches``."""
-    from odoo_mcp.resources import reader
-
-    original = reader.read_resource
-
-    async def broken(rc: Any, uri: str) -> Data:
-        data = await original(rc, uri)
-        return post(data) if matches(uri) else data
-
-    reader.read_resource = broken  # the adapter imports it from reader at each read
 
 
 def _is_listing(uri: str) -> bool:
@@ -131,7 +118,7 @@ def xmlrpc_read_many2one_as_pair() -> None:
 )
 def listing_many2one_as_pair() -> None:
     """A record listing (odoo://record/{model}?...) gives many2one values as pairs."""
-    _post_resource(_is_listing, _each_record(_pairs))
+    post_resource(_is_listing, _each_record(_pairs))
 
 
 # -- REQ-04-37: datetimes with Z, in default_get, execute and the record resource --------------
@@ -164,7 +151,7 @@ def execute_naive_datetime() -> None:
 )
 def record_resource_naive_datetime() -> None:
     """odoo://record/{model}/{id} gives naive datetimes."""
-    _post_resource(_is_record, _record_resource(_naive))
+    post_resource(_is_record, _record_resource(_naive))
 
 
 # -- REQ-04-36: binary fields only when named, in execute, read and the listing ----------------
@@ -195,7 +182,7 @@ def read_shows_avatar() -> None:
 )
 def listing_shows_binary() -> None:
     """A record listing gives image_128 with every record."""
-    _post_resource(_is_listing, _each_record(_with_binary("image_128")))
+    post_resource(_is_listing, _each_record(_with_binary("image_128")))
 
 
 # -- SPEC-11 REQ-11-14 / SPEC-06 REQ-06-22: blocked fields, on the operator's own list too ------
@@ -247,7 +234,7 @@ def execute_shows_configured_blocked_fields() -> None:
 )
 def record_resource_shows_configured_blocked_fields() -> None:
     """odoo://record/{model}/{id} shows the fields of the operator's field_blocklist."""
-    _post_resource(_is_record, _record_resource(_configured_blocked))
+    post_resource(_is_record, _record_resource(_configured_blocked))
     _unscrubbed("resource odoo://record/")
 
 
@@ -510,7 +497,7 @@ def later_page_keeps_html() -> None:
 )
 def listing_keeps_false() -> None:
     """A record listing gives empty values as Odoo's false."""
-    _post_resource(_is_listing, _each_record(_false_back))
+    post_resource(_is_listing, _each_record(_false_back))
 
 
 # -- SPEC-11 REQ-11-08: the built-in model blocklist, on execute too ----------------------------

@@ -10,23 +10,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from _sabotage import as_odoo_pair
+from _sabotage import as_odoo_pair, post_resource
 from registry import mutant
 
 Data = dict[str, Any]
-
-
-def _post_resource(matches: Callable[[str], bool], post: Callable[[Data], Data]) -> None:
-    """Post-process the answer of the resources whose URI ``matches``."""
-    from odoo_mcp.resources import reader
-
-    original = reader.read_resource
-
-    async def broken(rc: Any, uri: str) -> Data:
-        data = await original(rc, uri)
-        return post(data) if matches(uri) else data
-
-    reader.read_resource = broken  # the adapter imports it from reader at each read
 
 
 def _post_prompt(target: str, post: Callable[[str], str]) -> None:
@@ -99,7 +86,7 @@ def system_info_without_user() -> None:
         data.pop("user", None)
         return data
 
-    _post_resource(lambda uri: uri == "odoo://system/info", post)
+    post_resource(lambda uri: uri == "odoo://system/info", post)
 
 
 @mutant(
@@ -113,7 +100,7 @@ def modules_miscounted() -> None:
         data["count"] += 1
         return data
 
-    _post_resource(lambda uri: uri == "odoo://system/modules", post)
+    post_resource(lambda uri: uri == "odoo://system/modules", post)
 
 
 @mutant(
@@ -128,7 +115,7 @@ def toolsets_not_mirrored() -> None:
         data["total_tools"] += 1
         return data
 
-    _post_resource(lambda uri: uri == "odoo://system/toolsets", post)
+    post_resource(lambda uri: uri == "odoo://system/toolsets", post)
 
 
 @mutant(
@@ -143,7 +130,7 @@ def safety_shows_another_mode() -> None:
         data["operation_mode"] = "full"
         return data
 
-    _post_resource(lambda uri: uri == "odoo://config/safety", post)
+    post_resource(lambda uri: uri == "odoo://config/safety", post)
 
 
 # -- §4.1: model metadata ---------------------------------------------------------------------
@@ -162,7 +149,7 @@ def fields_with_wrong_types() -> None:
             definition["type"] = "text"
         return data
 
-    _post_resource(lambda uri: uri.endswith("/fields"), post)
+    post_resource(lambda uri: uri.endswith("/fields"), post)
 
 
 @mutant(
@@ -188,7 +175,7 @@ def methods_without_kwargs_flag() -> None:
             method.pop("accepts_kwargs", None)
         return data
 
-    _post_resource(lambda uri: uri.endswith("/methods"), post)
+    post_resource(lambda uri: uri.endswith("/methods"), post)
 
 
 @mutant(
@@ -203,7 +190,7 @@ def states_without_transitions() -> None:
         data["transitions"] = []
         return data
 
-    _post_resource(lambda uri: uri.endswith("/states"), post)
+    post_resource(lambda uri: uri.endswith("/states"), post)
 
 
 # -- §4.2-4.3: records --------------------------------------------------------------------------
@@ -227,7 +214,7 @@ def record_template_misnamed() -> None:
 def record_many2one_as_pair() -> None:
     """odoo://record/{model}/{id} gives many2one values as Odoo's [id, name] pairs."""
 
-    _post_resource(_is_record, _record_values(as_odoo_pair))
+    post_resource(_is_record, _record_values(as_odoo_pair))
 
 
 @mutant(
@@ -237,7 +224,7 @@ def record_many2one_as_pair() -> None:
 )
 def record_keeps_odoo_false() -> None:
     """odoo://record/{model}/{id} gives empty fields as Odoo's false."""
-    _post_resource(_is_record, _record_values(lambda v: False if v in (None, "") else v))
+    post_resource(_is_record, _record_values(lambda v: False if v in (None, "") else v))
 
 
 @mutant(
@@ -555,4 +542,4 @@ def system_info_forgets_odoo_in_outage() -> None:
             data.update(server_version=None, protocol=None, user={"uid": None, "name": "admin"})
         return data
 
-    _post_resource(lambda uri: uri == "odoo://system/info", post)
+    post_resource(lambda uri: uri == "odoo://system/info", post)

@@ -15,7 +15,15 @@ from typing import Any, Literal
 
 import mcp.types as t
 
-__all__ = ["Answer", "AnswerKind", "answer_of_request", "answer_of_tool", "json_body"]
+__all__ = [
+    "Answer",
+    "AnswerKind",
+    "answer_of_request",
+    "answer_of_tool",
+    "answers_of_http",
+    "json_body",
+    "result_body",
+]
 
 AnswerKind = Literal["tool", "resource", "prompt", "listing", "notification", "other"]
 
@@ -61,7 +69,7 @@ class Answer:
         return f"{self.request} {self.name}".strip()
 
 
-def _result_body(result: t.CallToolResult) -> Any:
+def result_body(result: t.CallToolResult) -> Any:
     """A tool result's JSON body where the seeds put it (a text block holding JSON, SPEC-10's
     own example), else ``structuredContent`` unwrapped from the SDK's ``{"result": ...}``."""
     for block in result.content:
@@ -96,7 +104,7 @@ def answer_of_tool(
         "tools/call",
         name,
         arguments,
-        body=_result_body(result),
+        body=result_body(result),
         is_error=bool(result.is_error),
         texts=_texts(result),
     )

@@ -10,7 +10,6 @@ own, closed at the end of the scenario.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import socket
 import subprocess
@@ -37,6 +36,7 @@ from odoo_mcp_conformance.answers import (
     answer_of_notification,
     answer_of_request,
     answer_of_tool,
+    result_body,
 )
 from odoo_mcp_conformance.forkserver import Forkserver
 from odoo_mcp_conformance.target import Launch
@@ -81,28 +81,7 @@ class ToolOutcome:
         array is the body. Otherwise ``structuredContent`` is, unwrapped from the SDK's
         ``{"result": ...}`` envelope for non-object results. None when neither holds JSON.
         """
-        if self.result is None:
-            return None
-        for block in self.result.content:
-            if isinstance(block, t.TextContent):
-                body = _json_body(block.text)
-                if body is not None:
-                    return body
-        data = self.result.structured_content
-        if isinstance(data, dict) and set(data) == {"result"} and not self.result.content:
-            return data["result"]
-        return data
-
-
-def _json_body(text: str) -> Any:
-    """``text`` parsed when it is a JSON object or array, else None."""
-    stripped = text.strip()
-    if not stripped.startswith(("{", "[")):
-        return None
-    try:
-        return json.loads(stripped)
-    except ValueError:
-        return None
+        return None if self.result is None else result_body(self.result)
 
 
 class McpDriver:
