@@ -10,7 +10,7 @@ invariants (``invariants/``) read them when the scenario ends.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import mcp.types as t
@@ -56,9 +56,6 @@ class Answer:
     is_error: bool = False
     error: tuple[int, str, Any] | None = None
     texts: tuple[str, ...] = ()
-    #: the resource URI of each content block (resources/read)
-    uris: tuple[str, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -129,7 +126,6 @@ def answer_of_request(result: Any, error: tuple[int, str, Any] | None) -> Answer
             uris[0] if uris else "",
             body=json_body(text),
             texts=_texts(result),
-            uris=uris,
         )
     if isinstance(result, t.GetPromptResult):
         return Answer("prompt", "prompts/get", texts=_texts(result))

@@ -11,7 +11,7 @@ judged on the built-in lists alone and on no configurable rule.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from odoo_mcp_conformance.control import ControlError, FakeOdooControl
@@ -41,6 +41,7 @@ class FieldTypes:
     def __init__(self, control: FakeOdooControl) -> None:
         self.control = control
         self._known: dict[tuple[str, str], Mapping[str, str]] = {}
+        self._version_seen: Any = None
 
     def of(self, model: str) -> Mapping[str, str]:
         """``{field: type}`` of ``model``; empty when the fake has no such model."""
@@ -64,7 +65,7 @@ class FieldTypes:
 
     def _version(self) -> Any:
         # types are kept per version, and the version is asked once per scenario
-        if getattr(self, "_version_seen", None) is None:
+        if self._version_seen is None:
             self._version_seen = self.control.info().get("version", "")
         return self._version_seen
 
@@ -82,7 +83,6 @@ class Scope:
     strip_html: bool = True
     default_limit: int | None = 80
     max_limit: int | None = 500
-    settings: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -115,7 +115,6 @@ class Scope:
             strip_html=known and strip not in (False, "false", "0", "no", "off"),
             default_limit=number("search_default_limit", 80),
             max_limit=number("search_max_limit", 500),
-            settings=dict(settings),
         )
 
     def model_blocked(self, model: str) -> str:
