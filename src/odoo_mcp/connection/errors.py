@@ -243,10 +243,12 @@ def is_none_marshal_fault(fault_code: int | str, fault_string: str) -> bool:
 
 
 class OdooConnectionError(OdooError):
-    """REQ-02-21: no usable answer from Odoo (network, proxy 5xx, malformed body).
+    """REQ-02-21: no usable answer from Odoo (network, proxy 5xx, 429, malformed body).
 
     ``request_sent`` is False only when the request provably never left (connection refused,
-    connect timeout): only then is a retry safe for a call that changes data.
+    connect timeout): only then is a retry safe for a call that changes data (``resend``).
+    ``unconfirmed`` is the ``(model, method)`` of a call that changes data, may have been
+    applied and was not sent again: the caller is told what to check.
     """
 
     def __init__(
@@ -257,22 +259,35 @@ class OdooConnectionError(OdooError):
         request_sent: bool,
         http_status: int | None = None,
         protocol: str | None = None,
+        unconfirmed: tuple[str, str] | None = None,
     ) -> None:
         super().__init__(message, protocol=protocol)
         self.kind = kind
         self.request_sent = request_sent
         self.http_status = http_status
+        self.unconfirmed = unconfirmed
 
 
 class OdooRateLimited(OdooConnectionError):
     """REQ-02-21: HTTP 429; ``retry_after`` is the server's Retry-After in seconds, if given."""
 
     def __init__(
-        self, message: str, *, retry_after: float | None, protocol: str | None = None
+        self,
+        message: str,
+        *,
+        retry_after: float | None,
+        protocol: str | None = None,
+        unconfirmed: tuple[str, str] | None = None,
     ) -> None:
-        # A 429 is answered before Odoo runs the method, so nothing was executed.
+        # issue 37: Odoo itself never answers 429; the proxy in front of it that does may have
+        # forwarded the request first, so a 429 proves nothing about what Odoo ran.
         super().__init__(
-            message, kind="rate_limited", request_sent=False, http_status=429, protocol=protocol
+            message,
+            kind="rate_limited",
+            request_sent=True,
+            http_status=429,
+            protocol=protocol,
+            unconfirmed=unconfirmed,
         )
         self.retry_after = retry_after
 

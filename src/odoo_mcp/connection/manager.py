@@ -11,10 +11,12 @@ Recovery policy (REQ-02-21/22, decisions 7 and 15):
   once. Odoo refused the call before running it, so the retry cannot apply it twice. If the
   re-authentication fails, ``OdooAuthenticationError`` is raised.
 * connection error: mark ERROR, reconnect up to 3 times (backoff 1 s, 2 s, 4 s), then retry
-  the call once **only if that is safe**: the request provably never left (refused, connect
-  timeout, 429/503 refusals) or the method only reads (``READ_METHODS``). A write whose answer
-  was lost may have been committed: it is reported, not retried; the next call reconnects.
-* ``OdooRateLimited`` is raised with ``retry_after``; the caller decides when to try again.
+  the call once **only if** ``resend.may_resend`` says so: the request provably never left
+  (refused, connect timeout), or the method only reads and did not time out. A write whose
+  answer was lost (whatever the status, issue 37) may have been committed: it is reported as
+  ``resend.unconfirmed``, not retried; the next call reconnects.
+* ``OdooRateLimited`` is raised with ``retry_after``; the caller decides when to try again
+  (a non-read as ``unconfirmed``: the proxy that answered 429 may have forwarded it).
 * XML-RPC's None-marshal fault is a success (``CallOutcome.null_from_marshal_fault``).
 """
 
@@ -38,6 +40,7 @@ from odoo_mcp.connection.errors import (
     check_call_names,
 )
 from odoo_mcp.connection.negotiation import Login, choose_protocol, log_in, negotiate
+from odoo_mcp.connection.resend import is_read, may_resend, unconfirmed
 from odoo_mcp.connection.settings import ConnectionSettings
 from odoo_mcp.connection.shapes import BACKOFF, READ_METHODS, ConnectionInfo, ConnectionState
 from odoo_mcp.connection.version import OdooVersion, ProtocolName
@@ -309,19 +312,16 @@ class ConnectionManager(OdooCalls):
             async with self._lock:
                 adapter = await self._reauthenticate(exc)
             outcome = await self._retry(adapter, model, method, args, kwargs, context)
-        except OdooRateLimited:
-            raise
+        except OdooRateLimited as exc:
+            if is_read(method):
+                raise
+            raise unconfirmed(model, method, exc) from exc
         except OdooConnectionError as exc:
             self._state = ConnectionState.ERROR
-            if exc.request_sent and method not in READ_METHODS:
-                raise OdooConnectionError(
-                    f"{exc.message}. The call {model}.{method} may have reached Odoo and been "
-                    "applied; it was not retried: check its effect before repeating it",
-                    kind=exc.kind,
-                    request_sent=True,
-                    http_status=exc.http_status,
-                    protocol=exc.protocol,
-                ) from exc
+            if not may_resend(method, exc):
+                if is_read(method):
+                    raise
+                raise unconfirmed(model, method, exc) from exc
             async with self._lock:
                 await self._reconnect(exc)
                 assert self._login is not None
@@ -349,6 +349,9 @@ class ConnectionManager(OdooCalls):
                 protocol=exc.protocol,
                 raw=exc.raw,
             ) from exc
-        except OdooConnectionError:
-            self._state = ConnectionState.ERROR
-            raise
+        except OdooConnectionError as exc:
+            if not isinstance(exc, OdooRateLimited):
+                self._state = ConnectionState.ERROR
+            if is_read(method) or not exc.request_sent:
+                raise
+            raise unconfirmed(model, method, exc) from exc

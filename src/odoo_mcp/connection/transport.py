@@ -7,10 +7,11 @@ failure                                request_sent  why
 =====================================  ============  =========================================
 connection refused, connect timeout,   False         no byte of the request left this process
 pool timeout
-HTTP 429, HTTP 503                     False         refused before any handler ran
 read timeout, write timeout            True          Odoo may be running (or have committed) it
-connection dropped, 502, 504, other    True          the answer was lost, not the request
-5xx without an Odoo error body
+connection dropped, half an answer     True          the answer was lost, not the request
+any HTTP status without an Odoo        True          a proxy answers 429 and every 5xx after
+error body (429 and 503 included)                    forwarding too (an upstream reset, its own
+                                                     request timeout while the worker goes on)
 malformed body                         True          Odoo answered; we cannot read what
 =====================================  ============  =========================================
 """
@@ -203,7 +204,7 @@ def raise_for_transport_status(response: httpx2.Response, *, protocol: str) -> N
         raise OdooConnectionError(
             f"Odoo or a proxy in front of it failed ({shown})",
             kind="http_status",
-            request_sent=status != 503,
+            request_sent=True,  # issue 37: a 503 too (see the table above)
             http_status=status,
             protocol=protocol,
         )

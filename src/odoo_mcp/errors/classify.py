@@ -23,6 +23,7 @@ from odoo_mcp.connection.errors import (
     OdooRpcError,
     OdooSessionExpired,
 )
+from odoo_mcp.connection.resend import what_to_check
 from odoo_mcp.errors import fallbacks
 from odoo_mcp.errors.categories import (
     DEFAULT_RATE_LIMIT_RETRY_AFTER,
@@ -174,9 +175,13 @@ def _connection(exc: OdooConnectionError) -> ErrorResponse:
         "http_status": exc.http_status,
         "protocol": exc.protocol,
     }
+    if exc.unconfirmed is not None:
+        details["odoo_call"] = ".".join(exc.unconfirmed)
+        details["sent_again"] = False
     if isinstance(exc, OdooRateLimited):
         wait = exc.retry_after if exc.retry_after is not None else DEFAULT_RATE_LIMIT_RETRY_AFTER
         suggestion = f"Odoo is rate limiting requests. Wait {wait:g} seconds, then retry."
+        suggestion += _check_first(exc)
         return _response(
             ErrorCategory.RATE_LIMIT,
             ErrorCode.RATE_LIMITED,
@@ -206,11 +211,23 @@ def _connection(exc: OdooConnectionError) -> ErrorResponse:
         category, code = fallbacks.by_connection_kind(exc.kind, exc.http_status)
         suggestion = code_suggestion(code, category)
     if exc.request_sent and category is ErrorCategory.CONNECTION:
-        suggestion += (
+        suggestion += _check_first(exc) or (
             " The request may have reached Odoo: before repeating a change, check whether it "
             "was applied (odoo_core_search_read)."
         )
     return _response(category, code, exc.message, suggestion, details)
+
+
+def _check_first(exc: OdooConnectionError) -> str:
+    """REQ-10-15 (issue 37): ``retry`` follows the category, so a change whose effect is
+    unknown says what to check before it is repeated (``resend.what_to_check``)."""
+    if exc.unconfirmed is None:
+        return ""
+    model, method = exc.unconfirmed
+    return (
+        f" The request may have reached Odoo and {model}.{method} may have been applied: "
+        f"before repeating it, {what_to_check(model, method)}."
+    )
 
 
 def _spec_shaped(exc: SpecShapedError) -> ErrorResponse:
