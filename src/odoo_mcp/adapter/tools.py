@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 import time
+import traceback
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
 from mcp.server import ServerRequestContext
@@ -41,11 +43,13 @@ from odoo_mcp.connection import OdooError
 from odoo_mcp.context import ServerContext
 from odoo_mcp.domain.values import DomainError
 from odoo_mcp.errors import ErrorCategory, invalid_params_response, log_error, log_level
+from odoo_mcp.errors.log import redact_response
 from odoo_mcp.errors.suggestions import FieldHint
 from odoo_mcp.field_refs import context_refs
 from odoo_mcp.safety import AuditLogger
 from odoo_mcp.safety.annotations import ToolHints
-from odoo_mcp.safety.scrub import scrub_to_json
+from odoo_mcp.safety.execute_args import NAME_SEARCH_METHODS
+from odoo_mcp.safety.scrub import Redaction, scrub_to_json
 from odoo_mcp.state import RateLimiter
 from odoo_mcp.tools.core_common import ResultModel
 from odoo_mcp.tools.spec import ToolSpec
@@ -221,7 +225,16 @@ class ToolDispatcher:
             model = (params.arguments or {}).get("model")
             model = model if isinstance(model, str) else None
             response, refusal = error_tool_result(exc, model=model)
-            log_error(response, model=model, method=None, kwargs=dict(params.arguments or {}))
+            redaction = self._redaction(params.arguments or {})
+            if (redacted := redact_response(response, redaction)) is not response:
+                response, refusal = redacted, to_tool_result(redacted)
+            log_error(
+                response,
+                model=model,
+                method=None,
+                kwargs=dict(params.arguments or {}),
+                redaction=redaction,
+            )
             return refusal
         return await self._run(spec, arguments, ctx)
 
@@ -247,12 +260,30 @@ class ToolDispatcher:
             response, error_result = error_tool_result(
                 exc, model=model, method=method, fields=self._field_hint
             )
-            self._audit(spec, params, session, model, started, success=False, result=None)
+            arguments = _arguments(params)
+            redaction = self._redaction(arguments)
+            # issue 37: the answer, the log records and the client's log message alike
+            if (redacted := redact_response(response, redaction)) is not response:
+                response, error_result = redacted, to_tool_result(redacted)
+            self._audit(
+                spec,
+                params,
+                session,
+                model,
+                started,
+                success=False,
+                result=None,
+                redaction=redaction,
+            )
             if response.category is ErrorCategory.UNKNOWN and not isinstance(exc, OdooError):
                 # REQ-10-16: a bug of the server, not an Odoo error: -32603, details in the log
-                logger.error("tool %s failed unexpectedly", spec.name, exc_info=exc)
+                if redaction.values:  # the exception's text may quote the arguments
+                    trace = redaction.text("".join(traceback.format_exception(exc)))
+                    logger.error("tool %s failed unexpectedly\n%s", spec.name, trace)
+                else:
+                    logger.error("tool %s failed unexpectedly", spec.name, exc_info=exc)
                 raise internal_error(exc) from None
-            log_error(response, model=model, method=method, kwargs=_arguments(params))
+            log_error(response, model=model, method=method, kwargs=arguments, redaction=redaction)
             if self.client_log is not None:
                 await self.client_log.send(
                     ctx,
@@ -296,6 +327,42 @@ class ToolDispatcher:
             refs = context_refs(context, "context")
             await self.context.policy.check_references(model, refs, self.context.registry)
 
+    def _redaction(self, arguments: Mapping[str, object]) -> Redaction:
+        """REQ-11-14 (issue 37): what a call's log records, audit line and error answer must
+        not hold: the values its arguments give blocked fields (the blocklist and every field
+        found derived from it so far), and the text of any name search that would match a
+        blocked field (``name_search``'s, a ``display_name`` condition's, a string compared
+        with a relational field, along the cached metadata)."""
+        policy = self.context.policy
+        model = arguments.get("model")
+        if not isinstance(model, str):
+            return Redaction.of_call(arguments, policy.blocked_names())
+        terms: list[object] = []
+        if arguments.get("method") in NAME_SEARCH_METHODS and policy.fields.name_search_blocked(
+            model
+        ):
+            args, kwargs = arguments.get("args"), arguments.get("kwargs")
+            terms += args[:1] if isinstance(args, list) else []
+            terms += [kwargs.get("name")] if isinstance(kwargs, dict) else []
+
+        def searches_blocked_names(path: str, value: object) -> bool:
+            current: str | None = model
+            parts = path.split(".")
+            for depth, name in enumerate(parts):
+                if current is None:
+                    return False
+                if name == "display_name":
+                    return bool(policy.fields.name_search_blocked(current))
+                info = (self.context.registry.cached(current) or {}).get(name)
+                current = getattr(info, "relation", None)
+                if depth == len(parts) - 1 and current is not None and _has_text(value):
+                    return bool(policy.fields.name_search_blocked(current))
+            return False
+
+        return Redaction.of_call(
+            arguments, policy.blocked_names(), values=terms, leaf=searches_blocked_names
+        )
+
     def _field_hint(self, model: str, name: str) -> FieldHint | None:
         """REQ-10-09: what the cached metadata says of a field an error names (no Odoo call),
         so that the suggestion can give its type, relation or valid values."""
@@ -315,25 +382,36 @@ class ToolDispatcher:
         *,
         success: bool,
         result: BaseModel | None,
+        redaction: Redaction | None = None,
     ) -> None:
-        """REQ-11-22/23: one audit line per invocation of a logged kind."""
+        """REQ-11-22/23: one audit line per invocation of a logged kind; REQ-11-24 (issue
+        37): without a blocked field's value."""
         try:
             operation = spec.operation_of(params)
             if not self.audit.should_log(operation):  # the arguments are not dumped for nothing
                 return
+            values = _arguments(params)
             self.audit.record(
                 session_id=session,
                 tool=spec.name,
                 model=model,
                 operation=operation,
-                values=_arguments(params),
+                values=values,
                 success=success,
                 duration_ms=(time.perf_counter() - started) * 1000.0,
                 odoo_uid=self.connection.uid,
                 result_id=_result_id(result),
+                redaction=redaction or self._redaction(values),
             )
         except Exception:  # the call happened; a broken audit line must not change its answer
             logger.exception("audit record for %s failed", spec.name)
+
+
+def _has_text(value: object) -> bool:
+    """A condition value Odoo resolves by name: a string, or a list holding one."""
+    if isinstance(value, str):
+        return True
+    return isinstance(value, list | tuple) and any(isinstance(item, str) for item in value)
 
 
 def _arguments(params: BaseModel) -> dict[str, object]:

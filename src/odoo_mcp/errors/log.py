@@ -2,6 +2,9 @@
 
 One warning or error record per failed call, with the operation context (model, method,
 sanitized arguments, code), and one debug record with the full original error and traceback.
+Neither holds a blocked field's value (issue 37): the arguments and every text of the error
+go through the call's :class:`~odoo_mcp.safety.scrub.Redaction`, and so does the error
+answer sent to the client (:func:`redact_response`).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from typing import Final
 from odoo_mcp.errors.categories import ErrorCategory
 from odoo_mcp.errors.response import ErrorResponse
 from odoo_mcp.errors.sanitize import sanitize_args
+from odoo_mcp.safety.scrub import DEFAULT_REDACTION, Redaction
 
-__all__ = ["LOG_LEVELS", "log_error", "log_level"]
+__all__ = ["LOG_LEVELS", "log_error", "log_level", "redact_response"]
 
 logger = logging.getLogger("odoo_mcp.errors")
 
@@ -40,6 +44,24 @@ def log_level(category: ErrorCategory) -> int:
     return LOG_LEVELS[category]
 
 
+def redact_response(response: ErrorResponse, redaction: Redaction) -> ErrorResponse:
+    """REQ-11-14 (issue 37): ``response`` without the call's blocked values in any of its
+    texts (message, suggestion, details, original error, traceback): Odoo's message may
+    quote what it was sent. The same object when nothing is removed."""
+    if not redaction.values:
+        return response
+    update: dict[str, object] = {}
+    for name in ("message", "suggestion", "original_error", "traceback"):
+        text = getattr(response, name)
+        if isinstance(text, str) and (cleaned := redaction.text(text)) != text:
+            update[name] = cleaned
+    if response.details is not None:
+        details = redaction.texts(response.details)
+        if details != response.details:
+            update["details"] = details
+    return response.model_copy(update=update) if update else response
+
+
 def log_error(
     response: ErrorResponse,
     *,
@@ -48,18 +70,22 @@ def log_error(
     args: Sequence[object] = (),
     kwargs: Mapping[str, object] | None = None,
     target: logging.Logger | None = None,
+    redaction: Redaction | None = None,
 ) -> None:
     """REQ-10-19: log the operation context (model, method, sanitized args, code).
 
     REQ-10-18: the level follows the category; the full original error and traceback go to
-    a separate debug record, never to the client.
+    a separate debug record, never to the client. REQ-11-14 (issue 37): no blocked value in
+    either record, through ``redaction`` (the server's blocklist and the call's values).
     """
     log = target or logger
+    redaction = redaction or DEFAULT_REDACTION  # no list at hand: the built-in one
+    response = redact_response(response, redaction)
     context = {
         "model": model,
         "method": method,
-        "args": sanitize_args(list(args)),
-        "kwargs": sanitize_args(dict(kwargs or {})),
+        "args": sanitize_args(list(args), redaction=redaction),
+        "kwargs": sanitize_args(dict(kwargs or {}), redaction=redaction),
         "category": response.category.value,
         "code": response.code,
     }

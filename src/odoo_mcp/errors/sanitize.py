@@ -5,7 +5,8 @@ Two jobs, one module, because both decide what text may be shown or logged:
 * :func:`scrub_text` reduces any Python traceback to its final exception line and removes
   stack frames and absolute server paths (REQ-10-13/14) from text shown to MCP clients.
 * :func:`sanitize_args` replaces passwords, API keys, tokens, secrets and binary contents in
-  call arguments before they are logged (REQ-10-19).
+  call arguments before they are logged (REQ-10-19), and the values of blocked fields
+  (REQ-11-14, issue 37) through the safety layer's one :class:`~odoo_mcp.safety.scrub.Redaction`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Final
 from pydantic import JsonValue
 
 from odoo_mcp.connection.errors import parse_traceback_tail
+from odoo_mcp.safety.scrub import Redaction
 
 __all__ = [
     "REDACTED",
@@ -106,13 +108,18 @@ def _sanitize_str(text: str, *, binary_key: bool) -> str:
     return _BEARER.sub(lambda m: f"{m[1]} {REDACTED}", text)
 
 
-def sanitize_args(value: object, *, _binary_key: bool = False) -> JsonValue:
+def sanitize_args(
+    value: object, *, redaction: Redaction | None = None, _binary_key: bool = False
+) -> JsonValue:
     """REQ-10-19: a loggable copy of call arguments, with secrets and binary data replaced.
 
     Values under a secret-looking key become ``"***"``; bytes, and base64 blobs or long
     strings under a binary-looking key, become ``"<binary N bytes>"``; ``Bearer`` tokens in
-    strings are masked. Anything that is not JSON becomes its type name.
+    strings are masked. Anything that is not JSON becomes its type name. REQ-11-14 (issue
+    37): with a ``redaction``, the values of blocked fields are replaced first.
     """
+    if redaction is not None:
+        value = redaction.arguments(value)
     if value is None or isinstance(value, bool | int | float):
         return value
     if isinstance(value, str):

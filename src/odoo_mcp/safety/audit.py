@@ -4,6 +4,8 @@ One JSON object per line, appended with a single ``write`` on an ``O_APPEND`` de
 lock, so concurrent calls (threads, tasks, even processes) never interleave lines. The file is
 opened per line, so an external ``logrotate`` (move + create) needs no signal; the spec defines
 no rotation of its own. Without a log file the lines go to stderr (stdout is the MCP stream).
+A line never holds a blocked field's value (issue 37): the values go through the call's
+:class:`~odoo_mcp.safety.scrub.Redaction` before the secrets and binaries are replaced.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict
 
 from odoo_mcp.safety.modes import Operation
+from odoo_mcp.safety.scrub import DEFAULT_REDACTION, Redaction
 
 __all__ = ["REDACTED", "AuditLogger", "AuditRecord", "AuditSettings", "sanitize"]
 
@@ -87,9 +90,15 @@ class AuditRecord(BaseModel):
 
 
 def sanitize(
-    value: object, secret_keys: Iterable[str] = (), binary_keys: Iterable[str] = ()
+    value: object,
+    secret_keys: Iterable[str] = (),
+    binary_keys: Iterable[str] = (),
+    redaction: Redaction | None = None,
 ) -> object:
-    """REQ-11-24: secrets redacted, binary contents replaced by a marker, keys kept."""
+    """REQ-11-24: secrets redacted, binary contents replaced by a marker, keys kept;
+    REQ-11-14 (issue 37): with a ``redaction``, blocked fields' values replaced first."""
+    if redaction is not None:
+        value = redaction.arguments(value)
     secrets = frozenset(secret_keys)
     binaries = frozenset(binary_keys)
 
@@ -163,8 +172,12 @@ class AuditLogger:
         odoo_uid: int | None,
         result_id: int | list[int] | None = None,
         binary_fields: Iterable[str] = (),
+        redaction: Redaction | None = None,
     ) -> AuditRecord | None:
-        """REQ-11-23: write one JSONL line with the spec's fields; returns what was written."""
+        """REQ-11-23: write one JSONL line with the spec's fields; returns what was written.
+
+        REQ-11-24 (issue 37): the values of blocked fields are replaced through the call's
+        ``redaction`` (the built-in field blocklist without one), a refused call's too."""
         if not self.should_log(operation):
             return None
         if operation in (Operation.READ, Operation.SEARCH):
@@ -175,7 +188,9 @@ class AuditLogger:
             tool=tool,
             model=model,
             operation=operation.value,
-            values=sanitize(values, self._secret_keys, binary_fields),
+            values=sanitize(
+                values, self._secret_keys, binary_fields, redaction or DEFAULT_REDACTION
+            ),
             result_id=result_id if operation is Operation.CREATE else None,
             success=success,
             duration_ms=max(0, round(duration_ms)),
