@@ -210,6 +210,7 @@ REFERENCE_CODES: Final[Mapping[str, str]] = {
     "STATE_REQUIRED": "state",
     "DATABASE_NOT_FOUND": "configuration",
     "UNMARSHALLABLE_RESULT": "configuration",
+    "TOO_MANY_MODELS": "validation",
 }
 
 

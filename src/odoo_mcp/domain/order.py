@@ -14,6 +14,7 @@ from typing import Final
 
 from odoo_mcp.domain.values import DomainError
 from odoo_mcp.registry import BlockedFieldCheck, FieldSource
+from odoo_mcp.registry.lookups import MAX_MODELS_PER_DOMAIN, CallLookups, LookupLimitError
 
 __all__ = ["OrderTerm", "parse_order", "validate_order"]
 
@@ -84,8 +85,14 @@ async def validate_order(
     fields: FieldSource | None = None,
     is_field_blocked: BlockedFieldCheck | None = None,
 ) -> tuple[OrderTerm, ...]:
-    """REQ-04-01: decision 11: an ``order`` naming a blocked field, on any path, is refused."""
+    """REQ-04-01: decision 11: an ``order`` naming a blocked field, on any path, is refused.
+
+    REQ-07-11 (issue 37): the paths may need at most ``MAX_MODELS_PER_DOMAIN`` models' fields.
+    """
     terms = parse_order(order)
+    lookups = (
+        None if fields is None else CallLookups(fields, limit=MAX_MODELS_PER_DOMAIN, what="order")
+    )
     for term in terms:
         current = model
         segments = term.path.split(".")
@@ -98,9 +105,17 @@ async def validate_order(
                     "id asc",
                     blocked=True,
                 )
-            if fields is None:
+            if lookups is None:
                 break  # without metadata only the first segment's model is known
-            info = (await fields.get_fields(current)).get(name)
+            try:
+                info = (await lookups.get_fields(current)).get(name)
+            except LookupLimitError as exc:
+                raise DomainError(
+                    f"Invalid order: {exc.reason} (in '{term.path}')",
+                    f"{exc.suggestion}, e.g. '{EXAMPLE_ORDER}'",
+                    [],
+                    code=exc.code,
+                ) from None
             if info is None:
                 raise _error(
                     f"{current} has no field '{name}'",

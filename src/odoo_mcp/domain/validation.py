@@ -26,6 +26,7 @@ from odoo_mcp.domain.values import (
     render,
 )
 from odoo_mcp.registry import BlockedFieldCheck, FieldInfo, FieldSource
+from odoo_mcp.registry.lookups import MAX_MODELS_PER_DOMAIN, CallLookups, LookupLimitError
 
 __all__ = [
     "LOGICAL_OPERATORS",
@@ -268,6 +269,17 @@ async def _check_path(
     return None
 
 
+def _too_many_models(exc: LookupLimitError, leaf: Leaf) -> DomainError:
+    """REQ-04a-14: the lookup limit as a domain refusal naming the leaf that passed it, with
+    a valid example."""
+    return DomainError(
+        f"Invalid domain: {exc.reason} (condition at position {leaf.index}: '{leaf.path}')",
+        exc.suggestion,
+        EXAMPLE,
+        code=exc.code,
+    )
+
+
 async def validate_domain(
     domain: object,
     model: str,
@@ -279,12 +291,20 @@ async def validate_domain(
 
     Without ``fields`` only the first segment of each path can be checked against the
     blocklist; the tools always pass the registry, so a blocked field is found on any path.
+    REQ-07-11 (issue 37): the paths may need at most ``MAX_MODELS_PER_DOMAIN`` models'
+    fields; past that the domain is refused (TOO_MANY_MODELS), not checked in part.
     """
     parsed = parse_domain(domain)
     warnings: list[str] = []
+    lookups = (
+        None if fields is None else CallLookups(fields, limit=MAX_MODELS_PER_DOMAIN, what="domain")
+    )
     for leaf in parsed.leaves:
-        if fields is not None:
-            warning = await _check_path(model, leaf, fields, is_field_blocked)
+        if lookups is not None:
+            try:
+                warning = await _check_path(model, leaf, lookups, is_field_blocked)
+            except LookupLimitError as exc:
+                raise _too_many_models(exc, leaf) from None
             if warning:
                 warnings.append(warning)
         elif is_field_blocked is not None and is_field_blocked(model, leaf.segments[0]):

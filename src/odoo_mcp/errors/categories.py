@@ -98,6 +98,8 @@ class ErrorCode(StrEnum):
     UNMARSHALLABLE_RESULT = "UNMARSHALLABLE_RESULT"
     # the server's own refusals (REQ-10-16)
     TOOL_NOT_FOUND = "TOOL_NOT_FOUND"
+    #: issue 37: a call naming more models' fields than one call may look up (registry.lookups)
+    TOO_MANY_MODELS = "TOO_MANY_MODELS"
     INVALID_PARAMS = "INVALID_PARAMS"
     INTERNAL_ERROR = "INTERNAL_ERROR"
 

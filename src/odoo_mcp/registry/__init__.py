@@ -2,7 +2,8 @@
 
 ``fields``: ``FieldInfo``; ``cache``: ``ModelRegistry``; ``introspection``: the start-up
 build; ``static``: the static registry file; ``merge``: static and live merged;
-``workflows``: decision 8's methods and transitions; ``key_fields``: decision 10.
+``workflows``: decision 8's methods and transitions; ``key_fields``: decision 10;
+``lookups``: the bounded lookups of one tool call (issue 37).
 """
 
 from odoo_mcp.registry.cache import FieldSource, ModelRegistry, StartupSettings

@@ -2,9 +2,11 @@
 modules, model existence, and the static registry file merged in.
 
 Fields come from one ``fields_get`` per model per user, refreshed only on request or when Odoo
-disagrees with the cache (REQ-07-12), never on a timer. The start-up introspection
-(``build_at_startup``) fills the same cache in the background. Listing readable models
-(REQ-04-34) lives in ``odoo_mcp.model_listing``.
+disagrees with the cache (REQ-07-12), never on a timer. A lasting refusal (no such model, or
+one the user may not describe) is cached the same way, per user, with the same refreshes: a
+call naming hundreds of fields on an unknown model costs one ``fields_get``, once (issue 37).
+The start-up introspection (``build_at_startup``) fills the same cache in the background.
+Listing readable models (REQ-04-34) lives in ``odoo_mcp.model_listing``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from odoo_mcp.connection import OdooCalls, OdooRpcError
+from odoo_mcp.connection import OdooCalls, OdooError, OdooRpcError
 from odoo_mcp.connection.errors import OdooUnsendableCall
 from odoo_mcp.errors import ErrorCategory, ErrorCode
 from odoo_mcp.errors.classify import classify_rpc_error
@@ -63,6 +65,8 @@ class ModelRegistry:
     Entries are kept per Odoo user (the connection's ``uid``): over HTTP one connection object
     routes each call to its caller's Odoo user (REQ-HTTP-15), and ``fields_get`` answers
     depend on the user's groups. The start-up introspection runs as the server's own user.
+    Refusals that last (``_lasting``) are kept beside the fields, per user too, and dropped by
+    the same ``invalidate`` and ``clear``.
     """
 
     def __init__(
@@ -78,6 +82,8 @@ class ModelRegistry:
         self._fields: dict[tuple[object, str], dict[str, FieldInfo]] = {}
         self._locks: dict[tuple[object, str], asyncio.Lock] = {}
         self._exists: dict[tuple[object, str], bool] = {}
+        #: lasting ``fields_get`` refusals, per user and model (the negative cache)
+        self._refused: dict[tuple[object, str], OdooError] = {}
         self._modules: dict[object, tuple[InstalledModule, ...]] = {}
 
     def _uid(self) -> object:
@@ -89,6 +95,8 @@ class ModelRegistry:
     async def get_fields(self, model: str) -> Mapping[str, FieldInfo]:
         """REQ-07-10: the model's fields; at most one ``fields_get`` per model until refreshed.
 
+        REQ-07-12: a lasting refusal (no such model, not for this user) is raised again from
+        memory until the same refreshes; other failures (Odoo unreachable) are not kept.
         REQ-07-14/15: merged with the static registry file's fields when it has the model.
         """
         key = self._key(model)
@@ -99,7 +107,19 @@ class ModelRegistry:
         async with lock:
             cached = self._fields.get(key)
             if cached is None:
-                raw = await self._connection.fields_get(model, REGISTRY_ATTRIBUTES)
+                refused = self._refused.get(key)
+                if refused is not None:
+                    raise refused.with_traceback(None)
+                try:
+                    raw = await self._connection.fields_get(model, REGISTRY_ATTRIBUTES)
+                except OdooError as exc:
+                    lasting = _lasting(exc, model)
+                    # a refusal to a user the key cannot name (uid unknown while the
+                    # connection logs in again) may not be another user's: not kept
+                    if lasting == "missing" or (lasting == "exists" and key[0] is not None):
+                        self._refused[key] = exc
+                        self._exists[key] = lasting == "exists"
+                    raise
                 cached = {
                     name: FieldInfo.from_odoo(name, spec)
                     for name, spec in raw.items()
@@ -124,14 +144,35 @@ class ModelRegistry:
         """REQ-07-14: the static registry file's entry for a model, if any."""
         return self.static.models.get(model) if self.static is not None else None
 
+    def refused(self, model: str) -> OdooError | None:
+        """REQ-07-12: the cached lasting refusal of the model's ``fields_get`` for this user
+        (None when there is none, or it was never asked)."""
+        return self._refused.get(self._key(model))
+
+    def known_missing(self, model: str) -> bool:
+        """REQ-07-13: whether the registry already knows, for this user, that Odoo has no such
+        model (from a ``fields_get`` or a ``model_exists``), without any round trip."""
+        return self._exists.get(self._key(model)) is False
+
     def invalidate(self, model: str) -> None:
-        """REQ-07-12: forget one model; the next use fetches ``fields_get`` again."""
-        for key in [key for key in self._fields if key[1] == model]:
-            del self._fields[key]
+        """REQ-07-12: forget one model, its refusals and existence included, for every user;
+        the next use fetches ``fields_get`` again (a model installed since is found)."""
+        for table in (self._fields, self._refused, self._exists):
+            for key in [key for key in table if key[1] == model]:
+                del table[key]
+
+    def forget_missing(self, model: str) -> None:
+        """REQ-07-12: Odoo disagrees with the cache: it shows this user the model (e.g. in the
+        model listing) that the registry holds as missing: forget that, for this user."""
+        key = self._key(model)
+        if self._exists.get(key) is False:
+            del self._exists[key]
+            self._refused.pop(key, None)
 
     def clear(self) -> None:
         """REQ-07-12: forget everything (explicit refresh, or a connection to another db)."""
         self._fields.clear()
+        self._refused.clear()
         self._exists.clear()
         self._modules.clear()
 
@@ -210,3 +251,18 @@ class ModelRegistry:
         except Exception:  # a bug: it runs beside the server, which must keep serving
             logger.warning("registry: start-up introspection failed", exc_info=True)
             return None
+
+
+def _lasting(exc: OdooError, model: str) -> str | None:
+    """REQ-07-12/13: whether a ``fields_get`` refusal lasts until the metadata is refreshed:
+    ``"missing"`` (no such model, or no name Odoo can have), ``"exists"`` (refused to this
+    user: Odoo refuses only what it has), None for anything else (Odoo unreachable, a server
+    error, a revoked key), which is not cached."""
+    if isinstance(exc, OdooUnsendableCall):
+        return "missing" if exc.code == ErrorCode.MODEL_NOT_FOUND else None
+    if not isinstance(exc, OdooRpcError) or exc.is_access_denied:
+        return None
+    found = classify_rpc_error(exc, model=model, method="fields_get")
+    if found.code == ErrorCode.MODEL_NOT_FOUND:
+        return "missing"
+    return "exists" if found.category == ErrorCategory.ACCESS else None

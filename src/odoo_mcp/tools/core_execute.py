@@ -24,7 +24,8 @@ from odoo_mcp.connection import CallOutcome, OdooError, versions
 from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import normalize_records
 from odoo_mcp.registry import FieldInfo
-from odoo_mcp.safety import Operation
+from odoo_mcp.registry.lookups import MAX_MODELS_PER_CALL, CallLookups
+from odoo_mcp.safety import Operation, SafetyError
 from odoo_mcp.safety.annotations import CHANGES
 from odoo_mcp.safety.execute_args import METHOD_ARGUMENTS, NAME_SEARCH_METHODS, call_refs
 from odoo_mcp.safety.modes import operation_of_method
@@ -146,11 +147,29 @@ async def _check_references(ctx: ServerContext, params: ExecuteInput) -> None:
     """REQ-11-14 (issue 26): every field reference of the call, in every form Odoo reads
     (``safety.execute_args`` per method; undeclared arguments conservatively), resolved with
     the registry: blocked and derived fields, paths through blocked models and name searches
-    that would match a blocked field refuse the call before it reaches Odoo."""
+    that would match a blocked field refuse the call before it reaches Odoo.
+
+    REQ-04-25 / REQ-07-11 (issue 37): bounded cost. The references see each model once
+    (``CallLookups``), so a model Odoo does not have costs its one ``fields_get`` (cached by
+    the registry), not one per reference, and that refusal answers the call: Odoo's
+    MODEL_NOT_FOUND, the method is not sent. At most ``MAX_MODELS_PER_CALL`` models are
+    looked up: past that the call is refused (TOO_MANY_MODELS), never checked in part."""
     if params.method in NAME_SEARCH_METHODS:
         ctx.policy.check_name_search(params.model)
-    refs = call_refs(params.method, params.args, params.kwargs)
-    await ctx.policy.check_references(params.model, refs, ctx.registry)
+    refs = list(call_refs(params.method, params.args, params.kwargs))
+    if not refs:
+        return
+    lookups = CallLookups(ctx.registry, limit=MAX_MODELS_PER_CALL)
+    try:
+        await ctx.policy.check_references(params.model, refs, lookups)
+    except SafetyError:
+        # a path left unresolved at the limit may be refused as unknown: the limit says why
+        lookups.check(params.model)
+        raise
+    lookups.check(params.model)  # the policy takes a failed lookup for an unresolved path
+    refused = ctx.registry.refused(params.model)
+    if refused is not None and ctx.registry.known_missing(params.model):
+        raise refused.with_traceback(None)  # what Odoo answers the method on that model
 
 
 def _strip_blocked(ctx: ServerContext, model: str, value: Any) -> Any:

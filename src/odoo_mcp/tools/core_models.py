@@ -77,6 +77,9 @@ async def list_models(ctx: ServerContext, params: ListModelsInput) -> ListModels
     )
     counts: dict[str, int] = {}
     for summary in summaries:
+        # REQ-07-12: Odoo lists the model: a "no such model" the registry kept (asked before
+        # the module was installed) is stale, and would leave its count null
+        ctx.registry.forget_missing(summary.model)
         cached = ctx.registry.cached(summary.model)
         if cached is not None:
             counts[summary.model] = len(policy.strip_fields_get(summary.model, cached))
