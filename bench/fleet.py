@@ -197,6 +197,8 @@ class Fleet:
                 # the server logs each refused demo call (REQ-10-18): not what this measures
                 "ODOO_MCP_LOG_LEVEL": "error",
                 **({"ODOO_MCP_STATE_URL": self.state_url} if self.state_url else {}),
+                # issue 37: HAProxy's address here; its X-Forwarded-For alone is believed
+                "ODOO_MCP_TRUSTED_PROXIES": "127.0.0.1",
                 **env,
             }
             argv = [sys.executable, "-m", "odoo_mcp", "serve", "--transport", "http"]

@@ -6,8 +6,9 @@ Stateful fleets (``sticky=True``) pin each MCP session to the replica that creat
 balancer learns ``Mcp-Session-Id`` from the ``initialize`` response (``stick store-response``)
 and routes every later request carrying it there (``stick match``). Stateless fleets
 (``sticky=False``) use plain round robin. Both check ``GET /health`` and redispatch a request
-whose replica is down. ``tests/test_fleet_lb.py`` checks the text without running HAProxy;
-``bench/fleet.py`` runs it, and docs/fleet.md shows it.
+whose replica is down, and add ``X-Forwarded-For`` (issue 37: the replicas trust it from the
+balancer's address only, ``ODOO_MCP_TRUSTED_PROXIES``). ``tests/test_fleet_lb.py`` checks
+the text without running HAProxy; ``bench/fleet.py`` runs it, and docs/fleet.md shows it.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ def haproxy_config(
         "",
         "defaults",
         "    mode http",
+        # issue 37: the client's address for the replicas' failed-authentication limit; they
+        # believe it from this balancer alone (ODOO_MCP_TRUSTED_PROXIES)
+        "    option forwardfor",
         "    timeout connect 2s",
         "    timeout client 1h",
         # SSE streams (GET /mcp, long tool calls) stay open: a short server timeout cuts them

@@ -12,6 +12,7 @@ through ``connection_settings()``; that class keeps its own checks (URL, credent
 # string (their ``Setting``s included) at import, about 3 ms more than compiled annotations.
 import ast
 import inspect
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BeforeValidator, Field, SecretStr, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -82,6 +83,25 @@ def parse_list(value: object) -> object:
 
 def _lower(value: object) -> object:
     return value.strip().lower() if isinstance(value, str) else value
+
+
+def parse_proxies(value: object) -> object:
+    """Issue 37: each trusted proxy is an IP address or a network in CIDR form; uvicorn would
+    take anything else as a literal that never matches (or ``*`` as every address) in silence."""
+    if not isinstance(value, tuple):
+        return value
+    for entry in value:
+        try:
+            ipaddress.ip_network(entry)  # an address alone is a network of one
+        except ValueError:
+            try:
+                meant = f" (did you mean {ipaddress.ip_network(entry, strict=False)}?)"
+            except ValueError:
+                meant = ""
+            raise ValueError(
+                f"{entry!r} is not an IP address or network (like 10.0.0.5 or 10.0.0.0/24){meant}"
+            ) from None
+    return value
 
 
 Flag = Annotated[bool, BeforeValidator(parse_bool)]
@@ -198,6 +218,15 @@ class OdooMcpConfig(BaseSettings):
     allowed_hosts: Annotated[Names, Setting(_M + "ALLOWED_HOSTS")] = ()
     """More Host header values the HTTP transport accepts (host or host:port,
     comma-separated); loopback names and the public_url host are always accepted."""
+    trusted_proxies: Annotated[
+        Names,
+        AfterValidator(parse_proxies),
+        Setting(_M + "TRUSTED_PROXIES", flag="--trusted-proxies"),
+    ] = ()
+    """Addresses or CIDR networks of the reverse proxies in front of the HTTP transport
+    (comma-separated): only their X-Forwarded-For and X-Forwarded-Proto are believed, so the
+    failed-authentication limit counts each client behind them; empty (the default) believes
+    no one (FORWARDED_ALLOW_IPS is ignored)."""
     # Safety
     mode: Annotated[Mode, Lowered, Setting(_M + "MODE", flag="--mode")] = Mode.READONLY
     """Operation mode: readonly (default), restricted (writes only to the write_allowlist

@@ -10,7 +10,10 @@
 * announcing ``listChanged`` for tools, resources and prompts (REQ-01-17, REQ-03-17):
   ``MCPServer`` calls ``create_initialization_options()`` without ``NotificationOptions``;
 * running the server on streams of our own (the stdio relay that answers unparsable lines
-  -32700): the low-level ``run`` and the SDK's context-carrying memory streams.
+  -32700): the low-level ``run`` and the SDK's context-carrying memory streams;
+* cleaning up when a client's connection ends (issue 37: its subscriptions): the documented
+  ``Connection.exit_stack``, which a low-level request context reaches only through its
+  session's private ``_connection``.
 
 Upgrading the SDK means checking this module; ``tests/odoo_mcp/test_server.py`` and the kit
 fail when one of these changes.
@@ -19,10 +22,11 @@ fail when one of these changes.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AsyncExitStack
 from functools import partial
 from typing import Any, Final
 
-from mcp.server import MCPServer, NotificationOptions
+from mcp.server import MCPServer, NotificationOptions, ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.shared._context_streams import create_context_streams
 from pydantic import BaseModel
@@ -32,6 +36,7 @@ __all__ = [
     "announce_list_changed",
     "create_context_streams",
     "low_level",
+    "on_connection_end",
     "on_request",
     "set_tool_input_schema",
 ]
@@ -69,3 +74,25 @@ def announce_list_changed(server: MCPServer[Any]) -> None:
         low.create_initialization_options,
         NotificationOptions(tools_changed=True, resources_changed=True, prompts_changed=True),
     )
+
+
+def on_connection_end(
+    ctx: ServerRequestContext[Any, Any], name: str, end: Callable[[], object]
+) -> bool:
+    """REQ-06-13 (issue 37): call ``end`` when this request's connection closes, once per
+    connection and ``name``; False when the connection cannot say (then the caller's own
+    fallback is all there is).
+
+    ``mcp`` 2.3: the SDK documents ``Connection.exit_stack`` for per-connection cleanup, but the
+    low-level request context reaches the connection only through its session proxy's private
+    ``_connection`` (checked here, so an SDK that moves it degrades instead of failing)."""
+    connection = getattr(ctx.session, "_connection", None)
+    stack = getattr(connection, "exit_stack", None)
+    state = getattr(connection, "state", None)
+    if not isinstance(stack, AsyncExitStack) or not isinstance(state, dict):
+        return False
+    registered = f"odoo_mcp.on_connection_end.{name}"
+    if not state.get(registered):
+        state[registered] = True
+        stack.callback(end)
+    return True

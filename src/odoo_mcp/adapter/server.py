@@ -149,7 +149,7 @@ def build_server(
     )
     bus = InMemorySubscriptionBus()
     subscriptions = SubscriptionManager(
-        connection,
+        odoo,  # issue 37: the router, so that ``acting_as`` reads as the subscriber
         context.policy,
         interval=config.subscription_poll_interval,
         publish=bus_publisher(bus),

@@ -1,7 +1,14 @@
 """SPEC-06 §5 over MCP: resources/subscribe, resources/unsubscribe and the 2026-07-28 era's
 ``subscriptions/listen``, around :class:`~odoo_mcp.resources.subscriptions.SubscriptionManager`
 (which polls Odoo and knows no MCP: it notifies sessions and publishes on the SDK's bus through
-what this module gives it)."""
+what this module gives it).
+
+Issue 37: a session's subscriptions end with the session. The SDK closes a client's
+connection however its session ends (DELETE, its idle timeout, a crash, the session cap ending
+it; on stdio, the end of the stream) and then unwinds the connection's ``exit_stack``: the
+first subscribe of a connection pushes the drop of its subscriptions there. A session the SDK
+answers 404 for has ended already, so it lost them then.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from mcp.types import (
 
 from odoo_mcp.adapter.errors import as_mcp_error
 from odoo_mcp.adapter.resources import model_of
+from odoo_mcp.adapter.sdk import on_connection_end
 from odoo_mcp.errors.params import invalid_request
 from odoo_mcp.resources.subscriptions import Publish, SubscriptionManager, SubscriptionRefused
 
@@ -52,8 +60,9 @@ class SubscriptionHandlers:
     ) -> EmptyResult:
         """REQ-06-13/15/16: subscribe one client to one resource."""
         uri = str(params.uri)
+        key = client_key(ctx)
         try:
-            await self.manager.subscribe(client_key(ctx), ctx.session, uri)
+            await self.manager.subscribe(key, ctx.session, uri)
         except SubscriptionRefused as refused:
             # decision 27: -32602 with the SPEC-10 error object, like every resource refusal
             raise as_mcp_error(
@@ -61,6 +70,9 @@ class SubscriptionHandlers:
             ) from None
         except Exception as exc:
             raise as_mcp_error(exc, model_of(uri), "resources/subscribe") from None
+        # issue 37: polled no longer than the session lives (not until a notification fails:
+        # the SDK drops a notification to a closed session without a word)
+        on_connection_end(ctx, "subscriptions", lambda: self.manager.drop_client(key))
         return EmptyResult()
 
     async def unsubscribe(

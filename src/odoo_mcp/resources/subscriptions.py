@@ -8,7 +8,9 @@ of that model, whatever the number of subscriptions, and notifies only the URIs 
 round checks itself with one cheap call while anyone subscribes to it (REQ-06-15).
 Notifications go to handshake-era sessions (``send_resource_updated``) and to the 2026-era
 listen streams (``publish``: the MCP adapter gives the SDK's subscription bus). A session whose
-notification fails is closed: its subscriptions are dropped.
+notification fails is closed: its subscriptions are dropped. Issue 37: so are the ones of a
+session that ends (the MCP adapter calls :meth:`SubscriptionManager.drop_client` when the SDK
+closes its connection), so that no round polls Odoo for a client that is gone.
 
 Issue 26: a subscription runs as its subscriber. Subscribing reads the record as the caller
 (over HTTP with authentication, that caller's own Odoo user): a caller who cannot read it gets
@@ -121,15 +123,32 @@ class SubscriptionManager:
         entry.uris.add(uri)
 
     def unsubscribe(self, client: str, uri: str) -> None:
+        """REQ-06-13: no more notifications of ``uri`` for ``client``."""
         entry = self.clients.get(client)
         if entry is not None:
             entry.uris.discard(uri)
             if not entry.uris:
                 del self.clients[client]
+            self._forget_unwatched()
 
     def drop_client(self, client: str) -> None:
-        """A closed session's subscriptions go with it."""
-        self.clients.pop(client, None)
+        """REQ-06-13 (issue 37): a closed session's subscriptions go with it, and the
+        write_dates nobody polls any more."""
+        if self.clients.pop(client, None) is not None:
+            self._forget_unwatched()
+
+    def _forget_unwatched(self) -> None:
+        """REQ-06-14: forget the baselines of records no remaining subscriber polls (they
+        would only grow)."""
+        watched = set()
+        for entry in self.clients.values():
+            key = _caller_key(entry.caller)
+            for uri in entry.uris:
+                ref = parse_uri(uri)
+                if ref.kind == "record" and ref.model and ref.record_id:
+                    watched.add((key, ref.model, ref.record_id))
+        for mark in [mark for mark in self.write_dates if mark not in watched]:
+            del self.write_dates[mark]
 
     def _state(self) -> str:
         info = getattr(self.odoo, "get_connection_info", None)

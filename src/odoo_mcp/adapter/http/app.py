@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import socket
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
 import uvicorn
 from mcp.server import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
@@ -26,13 +28,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route
 
+from odoo_mcp.adapter.http import limits
 from odoo_mcp.adapter.http.auth import BearerAuth, CallerConnections
 from odoo_mcp.adapter.http.early import EarlyMethods
 from odoo_mcp.adapter.http.sessions import SESSION_IDLE_TIMEOUT, SessionCap
 from odoo_mcp.adapter.stdio import DRAIN_SECONDS
 from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.state import SharedState, open_state
+from odoo_mcp.state import SharedState, StateUnavailable, open_state
 
 __all__ = ["PortUnavailable", "bind_port", "build_http_app", "serve_http", "transport_security"]
 
@@ -99,8 +102,10 @@ def build_http_app(
         transport_security=transport_security(config),
         session_idle_timeout=SESSION_IDLE_TIMEOUT,  # issue 26: set here, the cap counts with it
     )
-    if config.http_auth_enabled and not config.stateless_http:
-        # issue 26: behind the early answers (a session-less ping opens nothing)
+    if not config.stateless_http:
+        # issue 26: behind the early answers (a session-less ping opens nothing); issue 37:
+        # without auth too (one shared pool), and in front of the SDK's app, through which
+        # it ends an idle session at the cap
         mcp_app = SessionCap(mcp_app, mcp_path=config.mcp_path, idle_timeout=SESSION_IDLE_TIMEOUT)
     # issue 26: the early middleware reads bodies before the SDK, so it holds the SDK's limit
     limit = server.session_manager.max_request_body_size
@@ -116,17 +121,34 @@ def build_http_app(
 
     async def health(_request: Request) -> JSONResponse:
         """REQ-HTTP-19, REQ-HTTP-12 (decision 33): liveness and the Odoo connection's state,
-        without authentication; ``endpoint`` is the public URL when one is set."""
+        without authentication; ``endpoint`` is the public URL when one is set.
+
+        Issue 37: 503 ``unavailable`` when the shared state does not answer its ping within a
+        second: every request that needs it is refused 503 then (decision 37), and a balancer
+        should take the replica out. An unreachable Odoo stays 200 (its state is reported;
+        the tools answer SPEC-10 errors)."""
         info = connection.get_connection_info()
-        return JSONResponse(
-            {
-                "status": "ok",
-                "odoo": str(info.state.value),
-                "odoo_version": info.odoo_version,
-                "endpoint": config.public_url or config.mcp_path,
-                "auth": "bearer" if config.http_auth_enabled else "none",
-            }
-        )
+        body: dict[str, object] = {
+            "status": "ok",
+            "odoo": str(info.state.value),
+            "odoo_version": info.odoo_version,
+            "endpoint": config.public_url or config.mcp_path,
+            "auth": "bearer" if config.http_auth_enabled else "none",
+        }
+        shared = state if state is not None else callers.state if callers is not None else None
+        answered = shared is None
+        with anyio.move_on_after(limits.STATE_PING_TIMEOUT):  # never hangs the check
+            try:
+                if shared is not None:
+                    await shared.ping()  # one round trip
+                    answered = True
+            except StateUnavailable:
+                pass
+        if not answered:
+            body.update(status="unavailable", state="unavailable")
+            body["reason"] = "the shared state (ODOO_MCP_STATE_URL) does not answer"
+            return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+        return JSONResponse(body)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -154,6 +176,11 @@ async def serve_http(
 
     REQ-HTTP-17: uvicorn logs at the server's level (warning in production: no access lines);
     authentication events are warnings (``odoo_mcp.adapter.http.auth``).
+
+    REQ-HTTP-01, REQ-HTTP-13 (issue 37): connections are bounded (``limits``: a request head
+    within 10 s, idle keep-alive 5 s, 1,000 at once) and forwarded headers are believed only
+    from ``trusted_proxies`` (none by default: the failed-authentication limit counts the
+    peer's own address).
     """
     try:
         listener = bind_port(config.host, config.port)  # before anything starts (issue 29)
@@ -161,6 +188,7 @@ async def serve_http(
         await connection.close()
         raise  # the command line says it in one line (cli.serve)
     app = build_http_app(server, config, connection, state=state)
+    trusted = limits.trusted_proxies(config.trusted_proxies, os.environ)
     uv = uvicorn.Server(
         uvicorn.Config(
             app,
@@ -168,6 +196,12 @@ async def serve_http(
             port=config.port,
             log_level=config.log_level,
             timeout_graceful_shutdown=int(DRAIN_SECONDS),  # REQ-01-24: the 30 s drain
+            http=limits.BoundedH11Protocol,
+            timeout_keep_alive=limits.KEEP_ALIVE_TIMEOUT,
+            limit_concurrency=limits.MAX_CONNECTIONS,
+            # an empty list, not None: None makes uvicorn read FORWARDED_ALLOW_IPS
+            proxy_headers=bool(trusted),
+            forwarded_allow_ips=trusted,
         )
     )
     with listener:

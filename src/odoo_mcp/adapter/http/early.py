@@ -10,6 +10,9 @@ cases itself; every other request reaches the SDK unchanged.
 Issue 26: it reads the body before the SDK does, so it applies the SDK's body limit itself
 (413 once the limit is passed, the rest never read) and answers a body nested too deeply to
 parse as the parse error it is (400), instead of failing with a 500.
+
+Issue 37: a request whose params are not an object is answered -32602 with its id (the SDK
+answered 400, without the id).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any, Final
 
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
 from mcp.types import (
+    INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
@@ -58,6 +62,11 @@ def _not_json(constant: str) -> Any:
 def _valid_id(value: object) -> bool:
     """A JSON-RPC id is a string or an integer (a bool is not one)."""
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _valid_params(value: object) -> bool:
+    """MCP params are an object; null is taken as absent, as the SDK takes it."""
+    return value is None or isinstance(value, dict)
 
 
 def _declared_length(scope: Scope) -> int | None:
@@ -160,8 +169,24 @@ class EarlyMethods:
             error = {"code": METHOD_NOT_FOUND, "message": f"Method not found: {method}"}
             await answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "error": error})
             return True
+        if "params" in request and not _valid_params(request["params"]):
+            await self._bad_params(send, request, method)
+            return True
         has_session = any(key.lower() == b"mcp-session-id" for key, _ in scope.get("headers", ()))
         if method == "ping" and is_request and not has_session:
             await answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": {}})
             return True
         return False
+
+    @staticmethod
+    async def _bad_params(send: Send, request: dict[str, Any], method: str) -> None:
+        """REQ-HTTP-07 (issue 37): params that are not an object are invalid params (-32602),
+        answered with the request's id and 200 like every other JSON-RPC error; the SDK
+        answered 400 with no id and its validator's text (and a session-less ping, success).
+        A notification has no id to answer: 400, as the transport refuses a bad message."""
+        message = f"Invalid params: the params of {method} must be an object"
+        if "id" not in request:
+            await answer(send, 400, rpc_error(INVALID_PARAMS, message))
+            return
+        error = {"code": INVALID_PARAMS, "message": message}
+        await answer(send, 200, {"jsonrpc": "2.0", "id": request["id"], "error": error})
