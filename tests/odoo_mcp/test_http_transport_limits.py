@@ -54,6 +54,7 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 #: the server's head timeout and keep-alive timeout in these processes, in seconds
 HEAD_TIMEOUT = 0.5
 KEEP_ALIVE = 0.5
+BODY_TIMEOUT = 0.5
 #: the trusted proxy's address: loopback, but not the tests' own 127.0.0.1
 PROXY = "127.0.0.2"
 #: ``odoo-mcp`` with the limits' module values set first (argv: head timeout, keep-alive)
@@ -61,6 +62,7 @@ LAUNCH = (
     "import sys; from odoo_mcp.adapter.http import limits; "
     "limits.HEAD_TIMEOUT = float(sys.argv.pop(1)); "
     "limits.KEEP_ALIVE_TIMEOUT = float(sys.argv.pop(1)); "
+    "limits.BODY_TIMEOUT = float(sys.argv.pop(1)); "
     "from odoo_mcp.cli import console; console()"
 )
 
@@ -76,7 +78,8 @@ def _server(odoo_url: str, **env: str) -> Iterator[tuple[str, IO[bytes]]]:
         "ODOO_API_KEY": ADMIN_API_KEY, "ODOO_MCP_LOG_LEVEL": "warning",
         "ODOO_MCP_INTROSPECT": "false", **env,
     }  # fmt: skip
-    argv = [sys.executable, "-c", LAUNCH, str(HEAD_TIMEOUT), str(KEEP_ALIVE), "serve"]
+    argv = [sys.executable, "-c", LAUNCH, str(HEAD_TIMEOUT), str(KEEP_ALIVE), str(BODY_TIMEOUT)]
+    argv.append("serve")
     argv += ["--transport", "http", "--port", str(port), "--http-auth", "on"]
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryFile() as stderr:
@@ -233,6 +236,37 @@ def test_a_connection_without_a_whole_head_in_time_is_closed(base: str) -> None:
     assert slow_closed is not None and slow_closed < HEAD_TIMEOUT + 1.0, slow_closed
     assert data.startswith(b"HTTP/1.1 408 ")
     assert idle_closed is not None and nothing == b""
+
+
+def test_a_body_that_does_not_arrive_in_time_is_408_and_closed(base: str) -> None:
+    """REQ-HTTP-01 (issue 37): a whole head, then a body a byte at a time (slowloris on the
+    body): 408 and closed at the body timeout, however many bytes trickle in."""
+    body = json.dumps(INIT).encode()
+    host = f"127.0.0.1:{_port(base)}".encode()
+    head = (
+        b"POST /mcp HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: application/json\r\n"
+        b"Accept: application/json, text/event-stream\r\n"
+        b"Authorization: Bearer " + ADMIN_API_KEY.encode() + b"\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    )
+    start = time.monotonic()
+    # from an address of its own: the lockout tests leave 127.0.0.1 refused for a minute
+    with socket.create_connection(
+        ("127.0.0.1", _port(base)), source_address=("127.0.0.5", 0)
+    ) as sock:
+        sock.sendall(head)
+        for byte in body[:-1]:
+            time.sleep(0.05)
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:  # the server closed it
+                break
+            if time.monotonic() - start > BODY_TIMEOUT + 1.5:
+                break
+        data, closed = _read_until_closed(sock, 0.5)
+        closed_after = time.monotonic() - start if closed is not None else None
+    assert closed_after is not None and closed_after < BODY_TIMEOUT + 1.0, closed_after
+    assert data.startswith(b"HTTP/1.1 408 "), data[:80]
 
 
 def test_an_idle_keep_alive_connection_is_closed(base: str) -> None:

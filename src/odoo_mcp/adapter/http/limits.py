@@ -24,6 +24,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 __all__ = [
+    "BODY_TIMEOUT",
     "HEAD_TIMEOUT",
     "KEEP_ALIVE_TIMEOUT",
     "MAX_CONNECTIONS",
@@ -37,6 +38,10 @@ logger = logging.getLogger("odoo_mcp.http")
 #: Seconds a request head may take to arrive, from the connection's opening or the first byte
 #: of a later request (HAProxy's ``timeout http-request`` of docs/fleet.md is the same 10 s).
 HEAD_TIMEOUT: float = 10.0
+#: Seconds a request body may take to arrive once its head is in, not counting the time the
+#: server itself stops reading (its buffer full while the app has not read it yet): a 4 MiB
+#: body (the SDK's limit) needs 0.6 Mbit/s, and a body sent a byte at a time is bounded.
+BODY_TIMEOUT: float = 60.0
 #: Seconds an idle keep-alive connection is kept after its last response.
 KEEP_ALIVE_TIMEOUT: int = 5
 #: Connections and requests at once; past it a new request is answered 503 (uvicorn's
@@ -68,7 +73,9 @@ class _StrictConnection(h11.Connection):
 class BoundedH11Protocol(H11Protocol):
     """REQ-HTTP-01, REQ-HTTP-08 (issue 37): uvicorn's h11 protocol, with a request head due
     within ``HEAD_TIMEOUT`` seconds (else 408 and the connection closed; a connection that
-    sent nothing is closed silently) and a twice-framed request answered 400 and closed.
+    sent nothing is closed silently), its body within ``BODY_TIMEOUT`` seconds of the head
+    while the server reads (else 408 unless a response has started, and closed) and a
+    twice-framed request answered 400 and closed.
 
     Given to uvicorn explicitly (``http=``): ``"auto"`` would pick httptools when it is
     installed, and these rules would then not hold."""
@@ -84,7 +91,9 @@ class BoundedH11Protocol(H11Protocol):
         size = config.h11_max_incomplete_event_size
         self.conn = _StrictConnection(h11.SERVER, size or DEFAULT_MAX_INCOMPLETE_EVENT_SIZE)
         self._head_timeout = HEAD_TIMEOUT  # read now: a test may set the module's value
+        self._body_timeout = BODY_TIMEOUT
         self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -102,15 +111,41 @@ class BoundedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._body_done()
         super().connection_lost(exc)
 
     def _watch_head(self) -> None:
         """The timer runs while a request head is incomplete: from the opening (``_arm`` in
-        ``connection_made``) or the first byte of a later one, never restarted by more bytes."""
+        ``connection_made``) or the first byte of a later one, never restarted by more bytes.
+        Then the body's runs until the body is in."""
         if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
             self._disarm()  # the head is in (or the connection is going)
         elif self.conn.trailing_data[0] and self._head_timer is None:
             self._arm()
+        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            if self._body_timer is None:
+                self._body_timer = self.loop.call_later(self._body_timeout, self._body_expired)
+        else:
+            self._body_done()
+
+    def _body_done(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_expired(self) -> None:
+        self._body_timer = None
+        if self.transport.is_closing() or self.conn.their_state is not h11.SEND_BODY:
+            return
+        if self.flow.read_paused:  # the server stopped reading, not the client: wait on
+            self._body_timer = self.loop.call_later(self._body_timeout, self._body_expired)
+            return
+        cycle = self.cycle
+        if cycle is None or not cycle.response_started:
+            self.transport.write(_TIMED_OUT)
+            if cycle is not None:
+                cycle.response_started = cycle.response_complete = True  # the app's goes nowhere
+        self.transport.close()
 
     def _arm(self) -> None:
         self._head_timer = self.loop.call_later(self._head_timeout, self._head_expired)
