@@ -21,6 +21,7 @@ from typing import Final, Literal
 
 __all__ = [
     "CONTEXT_DISPLAY_FIELDS",
+    "CONTEXT_FIELD_PREFIXES",
     "FieldRef",
     "RefKind",
     "aggregate_refs",
@@ -61,7 +62,7 @@ CONTEXT_DISPLAY_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
 _CONTEXT_GROUPBY: Final = frozenset({"group_by", "group_by_no_leaf"})
 _CONTEXT_ORDER: Final = frozenset({"order", "orderby", "default_order"})
 #: context key prefixes followed by a field name: default values (a write) and search filters
-_CONTEXT_FIELD_PREFIXES: Final = ("search_default_", "default_")
+CONTEXT_FIELD_PREFIXES: Final = ("search_default_", "default_")
 #: the identifiers inside any string (letters, digits, underscores; dots join path segments)
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 #: ``name``, ``name:func``, ``alias:func(field)``, each part possibly dotted
@@ -267,7 +268,7 @@ def context_refs(value: object, where: str) -> Iterator[FieldRef]:
             for name in CONTEXT_DISPLAY_FIELDS[key]:
                 yield FieldRef((name,), "context", f"{where}.{key}")
         else:
-            for start in _CONTEXT_FIELD_PREFIXES:
+            for start in CONTEXT_FIELD_PREFIXES:
                 if key.startswith(start) and len(key) > len(start):
                     yield FieldRef(_split(key[len(start) :]), "context", f"{where}.{key}")
                     break

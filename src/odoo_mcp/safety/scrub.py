@@ -25,7 +25,7 @@ from typing import Any, Final
 import pydantic_core
 
 # the context keys made of a field name (``default_email``): the list the reference check uses
-from odoo_mcp.field_refs import _CONTEXT_FIELD_PREFIXES
+from odoo_mcp.field_refs import CONTEXT_FIELD_PREFIXES
 from odoo_mcp.safety.blocklists import DEFAULT_FIELD_BLOCKLIST
 
 __all__ = ["BLOCKED_VALUE", "DEFAULT_REDACTION", "Redaction", "scrub", "scrub_to_json"]
@@ -184,7 +184,7 @@ def _key_blocked(key: str, blocked: frozenset[str]) -> bool:
     made of one (``default_email``, ``search_default_email``)."""
     if _names_blocked(key, blocked):
         return True
-    for prefix in _CONTEXT_FIELD_PREFIXES:
+    for prefix in CONTEXT_FIELD_PREFIXES:
         if key.startswith(prefix) and _names_blocked(key[len(prefix) :], blocked):
             return True
     return False
