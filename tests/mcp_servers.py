@@ -41,8 +41,11 @@ def fake_config(*, login: str = "admin", **settings: object) -> OdooMcpConfig:
 
 
 def fake_connection(config: OdooMcpConfig, fake: FakeOdoo) -> ConnectionManager:
+    """The connection as the console script builds it (its backoff from the configuration)."""
     return ConnectionManager(
-        config.connection_settings(), transport=FakeOdooTransport(app=fake.app)
+        config.connection_settings(),
+        transport=FakeOdooTransport(app=fake.app),
+        backoff=config.reconnect_backoff(),
     )
 
 

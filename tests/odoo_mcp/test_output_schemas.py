@@ -70,7 +70,9 @@ def fake() -> FakeOdoo:
 
 @pytest.fixture
 async def client(fake: FakeOdoo) -> AsyncIterator[Client]:
-    server = fake_server(fake, mode="full", enabled_toolsets="core,contracts")
+    # one quick reconnection attempt: an unreachable Odoo is one of the cases
+    server = fake_server(fake, mode="full", enabled_toolsets="core,contracts",
+                         reconnect_max_attempts=1, reconnect_backoff_base=0.01)  # fmt: skip
     async with Client(server, mode="legacy") as connected:
         yield connected
 
