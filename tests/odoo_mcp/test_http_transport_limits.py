@@ -209,6 +209,18 @@ def _read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float 
     return data, None
 
 
+def _trickle(sock: socket.socket, data: bytes, *, until: float) -> None:
+    """Send ``data`` a byte every 50 ms (slowloris), until the server closes or ``until``."""
+    for byte in data:
+        time.sleep(0.05)
+        try:
+            sock.sendall(bytes([byte]))
+        except OSError:  # the server closed it
+            return
+        if time.monotonic() > until:
+            return
+
+
 def test_a_connection_without_a_whole_head_in_time_is_closed(base: str) -> None:
     """REQ-HTTP-01 (issue 37): a connection that sends nothing (uvicorn's keep-alive timer
     starts after a response: it was held for ever) is closed at the head timeout; so is a
@@ -222,14 +234,7 @@ def test_a_connection_without_a_whole_head_in_time_is_closed(base: str) -> None:
         socket.create_connection(("127.0.0.1", port)) as slow,
     ):
         slow.sendall(head[:40])
-        for byte in head[40:]:
-            time.sleep(0.05)
-            try:
-                slow.sendall(bytes([byte]))
-            except OSError:  # the server closed it
-                break
-            if time.monotonic() - start > HEAD_TIMEOUT + 1.5:
-                break
+        _trickle(slow, head[40:], until=start + HEAD_TIMEOUT + 1.5)
         data, closed = _read_until_closed(slow, 0.5)
         slow_closed = time.monotonic() - start if closed is not None else None
         nothing, idle_closed = _read_until_closed(idle, 0.1)
@@ -255,14 +260,7 @@ def test_a_body_that_does_not_arrive_in_time_is_408_and_closed(base: str) -> Non
         ("127.0.0.1", _port(base)), source_address=("127.0.0.5", 0)
     ) as sock:
         sock.sendall(head)
-        for byte in body[:-1]:
-            time.sleep(0.05)
-            try:
-                sock.sendall(bytes([byte]))
-            except OSError:  # the server closed it
-                break
-            if time.monotonic() - start > BODY_TIMEOUT + 1.5:
-                break
+        _trickle(sock, body[:-1], until=start + BODY_TIMEOUT + 1.5)
         data, closed = _read_until_closed(sock, 0.5)
         closed_after = time.monotonic() - start if closed is not None else None
     assert closed_after is not None and closed_after < BODY_TIMEOUT + 1.0, closed_after
