@@ -14,6 +14,7 @@ import pytest
 
 from odoo_mcp_conformance.baseline import load_baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
+from odoo_mcp_conformance.needed_settings import unmapped_claimed_settings
 from odoo_mcp_conformance.paths import features_dir
 from odoo_mcp_conformance.progress import EventReader, FeatureProgress
 from odoo_mcp_conformance.report import RunReport, ScenarioResult, build_report, write_reports
@@ -53,6 +54,11 @@ def run_kit(
     the target names modules to preload (forkserver.py).
     """
     target = load_target(target_path)
+    # issue 38: a claimed capability whose scenarios the target cannot configure is a target
+    # error before anything runs, not a run of "not applicable" verdicts that exits 0
+    unmapped = unmapped_claimed_settings(target, features or features_dir())
+    if unmapped:
+        raise RuntimeError("; ".join(unmapped))
     profile = profile or target.target.profile
     report_dir.mkdir(parents=True, exist_ok=True)
     raw = report_dir / "scenarios.raw.json"

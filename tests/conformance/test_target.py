@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from odoo_mcp_conformance.cli import main
+from odoo_mcp_conformance.needed_settings import unmapped_claimed_settings
 from odoo_mcp_conformance.paths import repo_root
 from odoo_mcp_conformance.target import NotApplicable, OdooCoordinates, load_target
 
@@ -46,8 +48,9 @@ def test_unmapped_spec_setting_goes_under_the_spec_name() -> None:
     env = dict(target.render(ODOO, {"rate_limit_rpm": 5, "rate_limit_enabled": True}).env)
     assert env["ODOO_MCP_RATE_LIMIT_RPM"] == "5"
     assert env["ODOO_MCP_RATE_LIMIT"] == "true"
-    with pytest.raises(NotApplicable, match="subscription_poll_interval"):
-        target.render(ODOO, {"subscription_poll_interval": 1})
+    # a setting of no spec variable that it does not map (the stdio example serves no HTTP)
+    with pytest.raises(NotApplicable, match="public_url"):
+        target.render(ODOO, {"public_url": "https://mcp.example.com"})
     with pytest.raises(NotApplicable, match="contracts"):
         target.check_capability("contracts")
 
@@ -126,3 +129,49 @@ def test_a_setting_maps_to_one_channel(tmp_path: Path) -> None:
     path.write_text('[target]\nname = "t"\n[settings]\nmode = { env = "M", flag = "--m" }\n')
     with pytest.raises(ValueError, match="exactly one"):
         load_target(path)
+
+
+def _claiming_subscriptions(tmp_path: Path, mapped: bool) -> Path:
+    """A target over the reference claiming subscriptions, with or without the poll interval."""
+    text = (TARGETS / "reference.toml").read_text()
+    if not mapped:
+        text = "\n".join(
+            line for line in text.splitlines() if not line.startswith("subscription_poll_interval")
+        )
+    path = tmp_path / "reference.toml"
+    path.write_text(text.replace('"{target_dir}', f'"{TARGETS}'))
+    return path
+
+
+def test_a_claimed_capability_needs_every_setting_its_scenarios_name(tmp_path: Path) -> None:
+    """Issue 38: claiming subscriptions without mapping subscription_poll_interval (no spec
+    variable) would have made all its scenarios not applicable; it is a target error."""
+    features = repo_root() / "features"
+    unmapped = unmapped_claimed_settings(
+        load_target(_claiming_subscriptions(tmp_path, mapped=False)), features
+    )
+    assert unmapped == [
+        "target reference claims 'subscriptions' but maps no subscription_poll_interval (its "
+        "[settings] table): the scenarios of a claimed capability are judged, never left not "
+        "applicable"
+    ]
+    mapped = load_target(_claiming_subscriptions(tmp_path, mapped=True))
+    assert unmapped_claimed_settings(mapped, features) == []
+
+
+@pytest.mark.parametrize("name", ["reference.toml", "reference-http.toml", "example-other.toml"])
+def test_the_shipped_targets_map_what_their_claims_need(name: str) -> None:
+    target = load_target(TARGETS / name)
+    assert unmapped_claimed_settings(target, repo_root() / "features") == []
+
+
+def test_run_stops_before_any_scenario_on_such_a_target(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The run says it in one line and exits 2 (a broken set-up, not a verdict)."""
+    target = _claiming_subscriptions(tmp_path, mapped=False)
+    code = main(["run", "--target", str(target), "--report-dir", str(tmp_path / "report")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: target reference claims 'subscriptions' but maps no ")
+    assert not (tmp_path / "report" / "report.json").exists()
