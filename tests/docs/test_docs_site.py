@@ -7,6 +7,7 @@ The site is built once (``mkdocs build --strict``, a few seconds) from a small f
 
 from __future__ import annotations
 
+import configparser
 import importlib.util
 import json
 import re
@@ -231,3 +232,20 @@ def test_a_feature_page_anchors_each_scenario_and_shows_an_outlines_examples(
     outline = page.split("{#L8}", 1)[1]
     assert "1 passed</span>" in outline and "1 failed</span>" in outline
     assert f"({REPO}/blob/abc/features/x.feature#L8)" in outline
+
+
+def test_the_published_site_never_follows_a_failed_kit_step() -> None:
+    """Issue 38: `tox -e docs` stops at a kit step that fails (no leading "-", which let a
+    red run reach the published matrix), and builds the site only after every kit step."""
+    tox = configparser.ConfigParser(interpolation=None)
+    tox.read(ROOT / "tox.ini")
+    commands = [
+        line.strip()
+        for line in tox["testenv:docs"]["commands"].splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    ignored = [command for command in commands if command.startswith("-")]
+    assert ignored == []
+    build = next(i for i, command in enumerate(commands) if command.startswith("mkdocs build"))
+    kit = [i for i, command in enumerate(commands) if "odoo-mcp-conformance run" in command]
+    assert kit and max(kit) < build
