@@ -48,7 +48,7 @@ from odoo_mcp.errors.suggestions import FieldHint
 from odoo_mcp.field_refs import context_refs
 from odoo_mcp.safety import AuditLogger
 from odoo_mcp.safety.annotations import ToolHints
-from odoo_mcp.safety.execute_args import NAME_SEARCH_METHODS
+from odoo_mcp.safety.redaction import call_redaction
 from odoo_mcp.safety.scrub import Redaction, scrub_to_json
 from odoo_mcp.state import RateLimiter
 from odoo_mcp.tools.core_common import ResultModel
@@ -328,40 +328,8 @@ class ToolDispatcher:
             await self.context.policy.check_references(model, refs, self.context.registry)
 
     def _redaction(self, arguments: Mapping[str, object]) -> Redaction:
-        """REQ-11-14 (issue 37): what a call's log records, audit line and error answer must
-        not hold: the values its arguments give blocked fields (the blocklist and every field
-        found derived from it so far), and the text of any name search that would match a
-        blocked field (``name_search``'s, a ``display_name`` condition's, a string compared
-        with a relational field, along the cached metadata)."""
-        policy = self.context.policy
-        model = arguments.get("model")
-        if not isinstance(model, str):
-            return Redaction.of_call(arguments, policy.blocked_names())
-        terms: list[object] = []
-        if arguments.get("method") in NAME_SEARCH_METHODS and policy.fields.name_search_blocked(
-            model
-        ):
-            args, kwargs = arguments.get("args"), arguments.get("kwargs")
-            terms += args[:1] if isinstance(args, list) else []
-            terms += [kwargs.get("name")] if isinstance(kwargs, dict) else []
-
-        def searches_blocked_names(path: str, value: object) -> bool:
-            current: str | None = model
-            parts = path.split(".")
-            for depth, name in enumerate(parts):
-                if current is None:
-                    return False
-                if name == "display_name":
-                    return bool(policy.fields.name_search_blocked(current))
-                info = (self.context.registry.cached(current) or {}).get(name)
-                current = getattr(info, "relation", None)
-                if depth == len(parts) - 1 and current is not None and _has_text(value):
-                    return bool(policy.fields.name_search_blocked(current))
-            return False
-
-        return Redaction.of_call(
-            arguments, policy.blocked_names(), values=terms, leaf=searches_blocked_names
-        )
+        """REQ-11-14 (issue 37): what this call's logs, audit line and error answer omit."""
+        return call_redaction(self.context.policy, self.context.registry.cached, arguments)
 
     def _field_hint(self, model: str, name: str) -> FieldHint | None:
         """REQ-10-09: what the cached metadata says of a field an error names (no Odoo call),
@@ -405,13 +373,6 @@ class ToolDispatcher:
             )
         except Exception:  # the call happened; a broken audit line must not change its answer
             logger.exception("audit record for %s failed", spec.name)
-
-
-def _has_text(value: object) -> bool:
-    """A condition value Odoo resolves by name: a string, or a list holding one."""
-    if isinstance(value, str):
-        return True
-    return isinstance(value, list | tuple) and any(isinstance(item, str) for item in value)
 
 
 def _arguments(params: BaseModel) -> dict[str, object]:

@@ -23,8 +23,9 @@ Decisions (spec/decisions.md, decision 29):
   with another user's token is refused with 403 and reaches nothing;
 * each new token costs Odoo an authentication, so failed authentications are limited per
   client address (the ASGI peer: the proxy's own address, unless it is one of
-  ``trusted_proxies``, whose ``X-Forwarded-For`` then names the client; issue 37): past ``MAX_FAILED_AUTH`` in ``FAILED_AUTH_WINDOW`` seconds, a token the
-  server does not already know is answered 429 with ``Retry-After`` by the server alone.
+  ``trusted_proxies``, whose ``X-Forwarded-For`` then names the client; issue 37): past
+  ``MAX_FAILED_AUTH`` in ``FAILED_AUTH_WINDOW`` seconds, a token the server does not know
+  is answered 429 with ``Retry-After`` by the server alone.
   Tokens already authenticated keep working from that address.
 
 Issue 19 / decision 37: refused tokens, failing addresses and session owners live in the
