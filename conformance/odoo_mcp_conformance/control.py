@@ -12,7 +12,7 @@ import httpx2
 
 from odoo_mcp_conformance.target import OdooCoordinates
 
-__all__ = ["READ_METHODS", "ControlError", "FakeOdooControl", "OdooCall"]
+__all__ = ["READ_METHODS", "ControlError", "FakeOdooControl", "OdooCall", "not_the_fake"]
 
 #: Methods that never change data: a scenario that only sent these leaves the fake clean.
 READ_METHODS = frozenset(
@@ -32,6 +32,31 @@ class ControlError(RuntimeError):
 
 class OdooCall(dict[str, Any]):
     """One entry of the fake's call log: protocol, path, service, method, model."""
+
+
+def not_the_fake(url: str, *, timeout: float = 10.0) -> str | None:
+    """Issue 38: why ``url`` is not a fake Odoo the kit can drive (None when it is one).
+
+    The kit sets up every scenario through the fake's control API (``/__fake__/info``, data
+    resets, faults, the call log); a real Odoo has none, and a run against it failed every
+    scenario in set-up with ``ControlError`` and reported them as failing requirements."""
+    shown = url.rstrip("/")
+    try:
+        with httpx2.Client(timeout=timeout) as http:
+            response = http.get(f"{shown}/__fake__/info")
+    except httpx2.HTTPError as exc:
+        return f"--fake-url {shown} cannot be reached: {str(exc) or type(exc).__name__}"
+    try:
+        info = response.json() if response.status_code == 200 else None
+    except ValueError:
+        info = None
+    if isinstance(info, dict) and "credentials" in info and "database" in info:
+        return None
+    return (
+        f"--fake-url {shown} is not a fake Odoo: GET /__fake__/info answered HTTP "
+        f"{response.status_code}, not the fake's control API (a real Odoo has none). Give the "
+        "URL of a running `fake-odoo serve`, or leave --fake-url out and the kit starts its own"
+    )
 
 
 class FakeOdooControl:

@@ -14,6 +14,7 @@ import pytest
 
 from odoo_mcp_conformance.baseline import load_baseline
 from odoo_mcp_conformance.catalogue import load_catalogue
+from odoo_mcp_conformance.control import not_the_fake
 from odoo_mcp_conformance.needed_settings import unmapped_claimed_settings
 from odoo_mcp_conformance.paths import features_dir
 from odoo_mcp_conformance.progress import EventReader, FeatureProgress
@@ -59,6 +60,8 @@ def run_kit(
     unmapped = unmapped_claimed_settings(target, features or features_dir())
     if unmapped:
         raise RuntimeError("; ".join(unmapped))
+    if fake_url and (refusal := not_the_fake(fake_url)) is not None:
+        raise RuntimeError(refusal)  # issue 38: not a verdict on every scenario's set-up
     profile = profile or target.target.profile
     report_dir.mkdir(parents=True, exist_ok=True)
     raw = report_dir / "scenarios.raw.json"

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from fake_odoo.handle import FakeOdoo
 from odoo_mcp_conformance import cli
 from odoo_mcp_conformance.cli import main
 from odoo_mcp_conformance.paths import find_target, targets_dir
@@ -99,3 +100,20 @@ def test_trace_reads_the_code_it_is_given(
     (source / "server.py").write_text('def read():\n    """REQ-04-01: read records."""\n')
     assert main(["trace", "--code", str(source)]) == 0
     assert capsys.readouterr().out.startswith("traceability: ")
+
+
+@pytest.mark.wire
+def test_a_fake_url_that_is_not_the_fake_is_refused_in_one_line(
+    fake_odoo_served: FakeOdoo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38: an Odoo without the fake's control API (here Odoo's own pages, where
+    ``/odoo/__fake__/info`` is its 404) is refused before any scenario, in one line, exit 2;
+    every scenario used to fail in set-up and the run reported 17 failing requirements."""
+    assert fake_odoo_served.url is not None
+    url = f"{fake_odoo_served.url}/odoo"
+    argv = ["run", "--target", "reference", "--report-dir", str(tmp_path), "--fake-url", url]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"error: --fake-url {url} is not a fake Odoo: GET /__fake__/info ")
+    assert "HTTP 404" in line
+    assert not (tmp_path / "report.json").exists()
