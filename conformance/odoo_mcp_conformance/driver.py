@@ -199,8 +199,12 @@ async def _list_tools_page(client: Client, *, cursor: str | None) -> t.ListTools
 
 @asynccontextmanager
 async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
+    # issue 38: an idle pooled connection is dropped after 1 s, well before a server's own
+    # keep-alive (uvicorn's is 5 s, httpx2's default expiry too): reusing one just as the
+    # server closed it failed a step with ReadError, a verdict from a race
+    limits = httpx2.Limits(keepalive_expiry=1.0)
     async with (
-        httpx2.AsyncClient(headers=headers, timeout=60) as http,
+        httpx2.AsyncClient(headers=headers, timeout=60, limits=limits) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams

@@ -64,20 +64,33 @@ def _start(world: World, odoo: OdooCoordinates, settings: dict[str, Any]) -> Non
     if launch.transport != "stdio":
         not_applicable("start-up failures are observed on stdio targets only")
     command, env = launch_command(launch, world.pool.forkserver)
+    # issue 38: judged only once the process has exited. Its stdin is closed, so a server that
+    # takes the configuration reads end-of-file and exits 0, one that refuses it exits non-zero
+    # (a 30 s wait counted a slow refusal on a loaded machine as "it started"). The bound is
+    # only for a process that hangs: four times the target's own start-up time, 2 min at least.
+    wait = max(120.0, 4 * launch.startup_timeout)
+    world.pool.started += 1
+    log = world.pool.log_dir / f"server-{world.pool.started:03d}.startup.stderr.log"
     try:
         done = subprocess.run(
             command, env=env, cwd=launch.cwd, stdin=subprocess.DEVNULL,
-            capture_output=True, text=True, timeout=30, check=False,
+            capture_output=True, text=True, timeout=wait, check=False,
         )  # fmt: skip
-        world.remembered["startup"] = (done.returncode, done.stderr)
-    except subprocess.TimeoutExpired:
-        world.remembered["startup"] = (None, "")  # it started and waited for a client
+        code, stderr = done.returncode, done.stderr
+    except subprocess.TimeoutExpired as late:
+        code = None
+        stderr = late.stderr.decode(errors="replace") if isinstance(late.stderr, bytes) else ""
+        stderr += f"\n[odoo-mcp-conformance: still running after {wait:g} s with stdin closed]"
+    log.write_text(stderr, encoding="utf-8")  # server-logs/ keeps it, as for every launch
+    world.remembered["startup"] = (code, stderr)
 
 
 @check(parsers.parse("the server refuses to start"))
 def _refused(world: World) -> None:
     code, stderr = world.remembered["startup"]
-    assert code is not None, "the server started with an invalid configuration"
+    assert code is not None, (
+        "the server neither exited nor refused with its stdin closed; stderr: " + stderr[-500:]
+    )
     assert code != 0, f"exit code 0 with an invalid configuration; stderr: {stderr[-500:]}"
 
 
