@@ -80,15 +80,12 @@ class CallLookups:
         self.limit = limit
         self.what = what
         self._answers: dict[str, Mapping[str, Any] | BaseException] = {}
-        #: the model the call needed past the limit (None while under it)
-        self.exceeded: str | None = None
 
     async def get_fields(self, model: str) -> Mapping[str, Any]:
         """REQ-07-11: the model's fields; refused (``LookupLimitError``) past the limit."""
         known = self._answers.get(model)
         if known is None:
             if len(self._answers) >= self.limit:
-                self.exceeded = self.exceeded or model
                 raise LookupLimitError(model, self.limit, what=self.what)
             try:
                 known = await self._source.get_fields(model)
@@ -105,9 +102,3 @@ class CallLookups:
         cached = getattr(self._source, "cached", None)
         found: Mapping[str, Any] | None = cached(model) if cached is not None else None
         return found
-
-    def check(self, model: str) -> None:
-        """REQ-07-11: refuse the call (``LookupLimitError``) if it needed more models than
-        the limit, even where the caller of ``get_fields`` swallowed the refusal."""
-        if self.exceeded is not None:
-            raise LookupLimitError(model, self.limit, what=self.what)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from odoo_mcp.errors.categories import ErrorCode
 from odoo_mcp.field_refs import FieldRef
 from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.blocklists import (
@@ -167,7 +168,9 @@ class SafetyPolicy:
                 else:
                     try:
                         info = (await fields.get_fields(current)).get(name)
-                    except Exception:  # Odoo answers for the unknown model itself
+                    except Exception as exc:  # Odoo answers for the unknown model itself
+                        if getattr(exc, "code", None) == ErrorCode.TOO_MANY_MODELS:
+                            raise  # issue 37: the call's lookup cap, never a partial check
                         info = None
                     # after the metadata: fields derived from a blocked one are known
                     if self.fields.is_field_blocked(current, name):

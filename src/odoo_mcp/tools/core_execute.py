@@ -25,7 +25,7 @@ from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import normalize_records
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.registry.lookups import MAX_MODELS_PER_CALL, CallLookups
-from odoo_mcp.safety import Operation, SafetyError
+from odoo_mcp.safety import Operation
 from odoo_mcp.safety.annotations import CHANGES
 from odoo_mcp.safety.execute_args import METHOD_ARGUMENTS, NAME_SEARCH_METHODS, call_refs
 from odoo_mcp.safety.modes import operation_of_method
@@ -160,13 +160,7 @@ async def _check_references(ctx: ServerContext, params: ExecuteInput) -> None:
     if not refs:
         return
     lookups = CallLookups(ctx.registry, limit=MAX_MODELS_PER_CALL)
-    try:
-        await ctx.policy.check_references(params.model, refs, lookups)
-    except SafetyError:
-        # a path left unresolved at the limit may be refused as unknown: the limit says why
-        lookups.check(params.model)
-        raise
-    lookups.check(params.model)  # the policy takes a failed lookup for an unresolved path
+    await ctx.policy.check_references(params.model, refs, lookups)
     refused = ctx.registry.refused(params.model)
     if refused is not None and ctx.registry.known_missing(params.model):
         raise refused.with_traceback(None)  # what Odoo answers the method on that model
