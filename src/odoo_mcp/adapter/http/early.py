@@ -79,10 +79,15 @@ def _declared_length(scope: Scope) -> int | None:
     return None
 
 
-async def answer(send: Send, status: int, body: dict[str, Any] | None) -> None:
-    """A complete response: ``body`` as JSON, or none (202)."""
+async def answer(
+    send: Send,
+    status: int,
+    body: dict[str, Any] | None,
+    extra_headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    """A complete response: ``body`` as JSON, or none (202), with ``extra_headers``."""
     content = json.dumps(body).encode() if body is not None else b""
-    headers = [(b"content-length", str(len(content)).encode())]
+    headers = [(b"content-length", str(len(content)).encode()), *(extra_headers or ())]
     if body is not None:
         headers.append((b"content-type", b"application/json"))
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -283,14 +283,8 @@ class SessionCap:
             f"{retry} s (Retry-After), when an idle one can make room; sessions also idle out "
             f"after {int(self.idle_timeout)} s without a request"
         )
-
-        async def with_retry_after(start: Message) -> None:
-            if start.get("type") == "http.response.start":
-                headers = [*start.get("headers", ()), (b"retry-after", str(retry).encode())]
-                start = {**start, "headers": headers}
-            await send(start)
-
-        await answer(with_retry_after, 429, rpc_error(INVALID_REQUEST, message))
+        retry_after = [(b"retry-after", str(retry).encode())]
+        await answer(send, 429, rpc_error(INVALID_REQUEST, message), retry_after)
 
     def _retry_after(self, pool: _Pool) -> int:
         """REQ-HTTP-16: whole seconds until the pool's next session has been idle for
