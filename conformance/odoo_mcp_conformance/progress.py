@@ -1,37 +1,80 @@
-"""A kit run's progress: one line per feature file as its last scenario finishes, with the
-kit's verdicts counted, and on a terminal a bar of the scenarios done.
+"""A kit run's progress: a line per scenario as it ends (its verdict, time and requirements),
+an estimate of the time left, and one summary line at the end.
+
+A run of a few hundred scenarios takes minutes, so whoever watches it (a terminal or a CI
+log) needs to see what is happening now and how long the rest will take, not only a line
+per feature file once it is complete. On a terminal a bar is redrawn under the lines; in a
+log (no bar) a line with the estimate comes at most every :data:`_ESTIMATE_EVERY` seconds.
 
 The plugin feeds a :class:`FeatureProgress` directly when the run is one pytest process; a
 shard (``--workers`` above one) writes its events as JSON lines into a file instead
 (:class:`EventFile`), and the runner feeds them to one :class:`FeatureProgress` while the
-shards run (:class:`EventReader`), so each feature gets one line whatever shards ran it.
+shards run (:class:`EventReader`), so the count and the estimate cover every shard.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = ["EventFile", "EventReader", "FeatureProgress", "Finished", "ProgressSink"]
 
-#: how a verdict is named in a feature's line
-_LABELS = {"passed": "passed", "failed": "failed", "not_applicable": "n/a"}
+#: how a verdict is named in a scenario's line: the ones to look at in capitals
+_LABELS = {
+    "passed": "passed",
+    "failed": "FAILED",
+    "not_applicable": "n/a",
+    "noted": "noted",
+    "inconclusive": "INCONCLUSIVE",
+}
+#: how a verdict is counted in the summary line, in this order
+_SUMMARY_LABELS = {
+    "passed": "passed",
+    "failed": "failed",
+    "not_applicable": "n/a",
+    "noted": "noted",
+    "inconclusive": "inconclusive",
+}
+#: the verdicts shown even with ``verbose`` off, with their reason
+_ALARMING = frozenset({"failed", "inconclusive"})
+_LABEL_WIDTH = max(len(label) for label in _LABELS.values())
+_SHOWN_REQUIREMENTS = 3
+#: three ``REQ-nn-nn`` ids: the column after them stays aligned
+_REQUIREMENTS_WIDTH = 29
+_REASON_CHARS = 300
+#: fewer scenarios done than this make no estimate worth showing
+_ESTIMATE_AFTER = 5
+#: seconds between two estimate lines in a log (no bar)
+_ESTIMATE_EVERY = 30.0
 _BAR_WIDTH = 30
 
 
 @dataclass(frozen=True)
 class Finished:
-    """One scenario's verdict (the kit's, not pytest's): passed, failed or not_applicable."""
+    """One scenario's verdict (the kit's, not pytest's): ``passed``, ``failed``,
+    ``not_applicable``, ``noted`` (ran, but no check counts in this profile) or
+    ``inconclusive`` (a kit error: neither pass nor fail).
+
+    ``retried``: this is the scenario's second run, its first one being inconclusive. The
+    new fields have defaults so older callers and event files still work.
+    """
 
     feature: str
     scenario: str
     outcome: str
     seconds: float
     message: str = ""
+    requirements: tuple[str, ...] = ()
+    retried: bool = False
+
+    def __post_init__(self) -> None:
+        # JSON (an event file) and callers holding a list give a list: keep it hashable
+        object.__setattr__(self, "requirements", tuple(self.requirements))
 
 
 class ProgressSink(Protocol):
@@ -41,24 +84,22 @@ class ProgressSink(Protocol):
 
 
 @dataclass
-class _Feature:
-    total: int = 0
-    outcomes: Counter[str] = field(default_factory=Counter)
-    seconds: float = 0.0
-    failures: list[str] = field(default_factory=list)
-    shown: bool = False
+class _Verdict:
+    """A scenario's final verdict: a retry replaces the outcome of the inconclusive run."""
 
-    @property
-    def done(self) -> int:
-        return sum(self.outcomes.values())
+    key: tuple[str, str, tuple[str, ...]]
+    outcome: str
+    retried: bool = False
 
 
 class FeatureProgress:
-    """Counts verdicts per feature; prints a feature's line once all its scenarios are done.
+    """Prints a line per scenario as it ends, an estimate of the time left, and a summary.
 
-    ``sources``: how many collections to wait for (one per shard) before a feature's total
-    is known. ``verbose``: each failed scenario under its feature's line. ``bar``: redraw a
-    bar after every scenario (a terminal only: it uses carriage returns).
+    ``sources``: how many collections to wait for (one per shard) before the total is known.
+    ``verbose``: every scenario's line (else only the failed and inconclusive ones). ``bar``:
+    redraw a bar with the estimate after every scenario (a terminal only: it uses carriage
+    returns); without it, an estimate line now and then. ``clock``: wall seconds, for the
+    estimate (tests pass a fake one).
     """
 
     def __init__(
@@ -68,59 +109,123 @@ class FeatureProgress:
         sources: int = 1,
         verbose: bool = False,
         bar: bool = False,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._write = write
         self._pending = sources
         self._verbose = verbose
         self._bar = bar
-        self._features: dict[str, _Feature] = {}
+        self._clock = clock
+        self._total = 0
+        self._verdicts: list[_Verdict] = []
+        self._start: float | None = None
+        self._last_estimate = 0.0
         self._bar_drawn = False
 
     def collected(self, counts: Mapping[str, int]) -> None:
-        for name, count in counts.items():
-            self._features.setdefault(name, _Feature()).total += count
+        self._started()
+        self._total += sum(counts.values())
         self._pending -= 1
-        self._show_done()
-
-    def finished(self, event: Finished) -> None:
-        feature = self._features.setdefault(event.feature, _Feature())
-        feature.outcomes[event.outcome] += 1
-        feature.seconds += event.seconds
-        if event.outcome == "failed":
-            feature.failures.append(f"{event.scenario}: {event.message}".rstrip(": "))
-        self._show_done()
         self._draw_bar()
 
+    def finished(self, event: Finished) -> None:
+        self._started()
+        self._record(event)
+        if self._verbose or event.outcome in _ALARMING:
+            self._print(self._line(event))
+            if event.outcome in _ALARMING and event.message.strip():
+                self._print(f"      reason: {_one_line(event.message)}\n")
+        if self._bar:
+            self._draw_bar()
+        else:
+            self._show_estimate()
+
     def close(self) -> None:
-        """The end of the run: features not complete (an interrupted run) are shown too."""
-        for name, feature in self._features.items():
-            if not feature.shown and feature.done:
-                self._show(name, feature)
+        """The end of the run (or its interruption): the summary line."""
         self._clear_bar()
+        done = len(self._verdicts)
+        counts = Counter(verdict.outcome for verdict in self._verdicts)
+        named = [f"{counts.pop(key, 0)} {label}" for key, label in _SUMMARY_LABELS.items()]
+        counted = ", ".join([*named, *(f"{n} {key}" for key, n in sorted(counts.items()))])
+        retried = sum(verdict.retried for verdict in self._verdicts)
+        if self._known and done >= self._total:
+            head = f"{done} scenarios"
+        else:
+            head = f"interrupted after {done}/{self._total_text} scenarios"
+        tail = f" ({retried} retried)" if retried else ""
+        self._write(f"{head} in {_duration(self._elapsed())}: {counted}{tail}\n")
 
-    def _show_done(self) -> None:
-        if self._pending > 0:
+    @property
+    def _known(self) -> bool:
+        """Whether every source said what it runs (so the total is the run's)."""
+        return self._pending <= 0
+
+    @property
+    def _total_text(self) -> str:
+        return str(self._total) if self._known else "?"
+
+    def _started(self) -> None:
+        if self._start is None:
+            self._start = self._last_estimate = self._clock()
+
+    def _elapsed(self) -> float:
+        return self._clock() - self._start if self._start is not None else 0.0
+
+    def _record(self, event: Finished) -> None:
+        key = (event.feature, event.scenario, event.requirements)
+        if event.retried:
+            for verdict in reversed(self._verdicts):
+                if verdict.key == key and verdict.outcome == "inconclusive" and not verdict.retried:
+                    verdict.outcome, verdict.retried = event.outcome, True
+                    return
+        self._verdicts.append(_Verdict(key, event.outcome, event.retried))
+
+    def _line(self, event: Finished) -> str:
+        """``[ 12/289] passed         0.4 s  REQ-04-05  tools_read.feature: Scenario``."""
+        total = self._total_text
+        count = f"[{len(self._verdicts):>{len(total) if self._known else 0}}/{total}]"
+        label = _LABELS.get(event.outcome, event.outcome).ljust(_LABEL_WIDTH)
+        shown = event.requirements[:_SHOWN_REQUIREMENTS]
+        more = len(event.requirements) - len(shown)
+        requirements = " ".join([*shown, *([f"+{more}"] if more else [])])
+        where = f"{event.feature}: {event.scenario}" if event.feature else event.scenario
+        retry = " (retry)" if event.retried else ""
+        return (
+            f"{count} {label} {event.seconds:5.1f} s  "
+            f"{requirements.ljust(_REQUIREMENTS_WIDTH)}  {where}{retry}\n"
+        )
+
+    def _estimate(self) -> str | None:
+        """``about 2 min 10 s left``: wall time so far per scenario done, times those left
+        (wall time, so parallel shards count once)."""
+        done = len(self._verdicts)
+        left = self._total - done
+        if not self._known or done < _ESTIMATE_AFTER or left <= 0:
+            return None
+        return f"about {_duration(self._elapsed() / done * left)} left"
+
+    def _show_estimate(self) -> None:
+        now = self._clock()
+        estimate = self._estimate()
+        if estimate is None or now - self._last_estimate < _ESTIMATE_EVERY:
             return
-        for name, feature in self._features.items():
-            if not feature.shown and feature.total and feature.done >= feature.total:
-                self._show(name, feature)
+        self._last_estimate = now
+        self._write(f"... {len(self._verdicts)}/{self._total} scenarios done, {estimate}\n")
 
-    def _show(self, name: str, feature: _Feature) -> None:
-        feature.shown = True
-        width = max(len(n) for n in self._features)
+    def _print(self, text: str) -> None:
         self._clear_bar()
-        self._write(f"{name.ljust(width)}  {feature_counts(feature.outcomes, feature.seconds)}\n")
-        if self._verbose:
-            for failure in feature.failures:
-                self._write(f"    FAILED {failure}\n")  # whole: the reason is at its end
+        self._write(text)
 
     def _draw_bar(self) -> None:
-        total = sum(f.total for f in self._features.values())
-        if not self._bar or not total:
+        if not self._bar or not self._known or not self._total:
             return
-        done = sum(f.done for f in self._features.values())
-        filled = _BAR_WIDTH * min(done, total) // total
-        self._write(f"\r[{'#' * filled}{'.' * (_BAR_WIDTH - filled)}] {done}/{total} scenarios")
+        done = len(self._verdicts)
+        filled = _BAR_WIDTH * min(done, self._total) // self._total
+        estimate = self._estimate()
+        self._write(
+            f"\r[{'#' * filled}{'.' * (_BAR_WIDTH - filled)}] {done}/{self._total} scenarios"
+            + (f", {estimate}" if estimate else "")
+        )
         self._bar_drawn = True
 
     def _clear_bar(self) -> None:
@@ -129,10 +234,23 @@ class FeatureProgress:
             self._bar_drawn = False
 
 
-def feature_counts(outcomes: Mapping[str, int], seconds: float) -> str:
-    """``11 passed, 0 failed, 4 n/a  (3.2 s)``."""
-    counted = ", ".join(f"{outcomes.get(key, 0)} {label}" for key, label in _LABELS.items())
-    return f"{counted}  ({seconds:.1f} s)"
+def _one_line(message: str) -> str:
+    """A reason on one line, cut: a traceback would bury the next scenarios' lines."""
+    text = " ".join(message.split())
+    return text if len(text) <= _REASON_CHARS else text[: _REASON_CHARS - 3] + "..."
+
+
+def _duration(seconds: float) -> str:
+    """``45 s``, ``2 min 10 s``, ``1 h 5 min``: whole units, the smallest left out past an
+    hour (an estimate is not that precise)."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        minutes, rest = divmod(whole, 60)
+        return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+    hours, rest = divmod(whole, 3600)
+    return f"{hours} h {rest // 60} min" if rest // 60 else f"{hours} h"
 
 
 class EventFile:
@@ -171,5 +289,5 @@ class EventReader:
             data = json.loads(line)
             if "collected" in data:
                 sink.collected(data["collected"])
-            else:
+            else:  # requirements come back a list: Finished makes it a tuple again
                 sink.finished(Finished(**data["finished"]))
