@@ -5,6 +5,11 @@ Imitates the URL map of an Odoo server with the ``rpc`` and ``web`` modules: XML
 ``/web/...`` session routes), JSON-2 (``/json/2/...``, from 19 on), ``GET /web/version``
 (from 18 on); anything else is the version's HTML 404 page (``fake_odoo.wire.pages``).
 Faults are applied by ``FaultMiddleware`` around all of it except ``/__fake__/``.
+
+``create_app(fake, control=False)`` (``fake-odoo serve --no-control``) leaves the
+``/__fake__/`` routes out: ``/__fake__/info`` is then an unknown URL like any other (the
+version's HTML 404 page), which is what a real Odoo answers there, so a client meant for real
+Odoo servers can be tested against the fake.
 """
 
 from __future__ import annotations
@@ -77,8 +82,9 @@ def _wrong_type(major: int, path: str) -> Response:
     return Response(werkzeug_html(status, text), status, headers=_HTML)
 
 
-def create_app(fake: FakeOdoo) -> Starlette:
-    """The Starlette app serving ``fake`` (its current database, whatever ``reset`` does)."""
+def create_app(fake: FakeOdoo, *, control: bool = True) -> Starlette:
+    """The Starlette app serving ``fake`` (its current database, whatever ``reset`` does);
+    without ``control``, no ``/__fake__/`` control API (as a real Odoo)."""
 
     async def xmlrpc2(request: Request) -> Response:
         return await handle_xmlrpc(request, fake, request.path_params["service"], legacy=False)
@@ -113,7 +119,7 @@ def create_app(fake: FakeOdoo) -> Starlette:
 
     any_method = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
     routes = [
-        *control_routes(fake),
+        *(control_routes(fake) if control else []),
         Route("/xmlrpc/2/{service}", _guard(xmlrpc2), methods=any_method),
         Route("/xmlrpc/{service}", _guard(xmlrpc1), methods=any_method),
         *[Route(path, _guard(jsonrpc), methods=any_method) for path in _JSONRPC_ROUTES],

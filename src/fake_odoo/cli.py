@@ -44,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
         "serve",
         help="serve the fake over HTTP",
         description="Serve a fake Odoo (XML-RPC, JSON-RPC, JSON-2 from 19.0, the web session "
-        "routes and the /__fake__/ control API) with its demo data, until interrupted.",
+        "routes and, unless --no-control, the /__fake__/ control API) with its demo data, until "
+        "interrupted.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
@@ -76,6 +77,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="leave a module (and those depending on it) uninstalled, e.g. stock; repeatable",
     )
+    serve.add_argument(
+        "--no-control",
+        action="store_true",
+        help="serve no /__fake__/ control API (GET /__fake__/info answers the HTML 404 page "
+        "of any unknown URL), as a real Odoo: to test a client meant for real Odoo servers, "
+        "e.g. the conformance kit run against an implementer's own Odoo, in CI",
+    )
     serve.add_argument("--log-level", default="info", help="debug, info, warning or error (stderr)")
     return parser
 
@@ -89,11 +97,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         scale=args.scale,
         database=args.database,
         without=args.without_module,
+        control=not args.no_control,
     )
     sock = bind_socket(args.host, args.port)
     server = make_server(fake, sock, log_level=args.log_level)
     print(f"fake Odoo {fake.version} serving {fake.url}")
     print(f"database: {fake.db.name}  (dataset {args.dataset}, scale {args.scale})")
+    if not fake.control:
+        print("control API: none (--no-control): /__fake__/ is not served")
     if fake.uninstalled:
         print(f"modules not installed: {', '.join(fake.uninstalled)}")
     for login, info in fake.credentials().items():

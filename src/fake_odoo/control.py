@@ -15,6 +15,9 @@ a test in another process (or another language) can drive a served fake:
 ``GET /__fake__/calls/count``         ``?protocol=&model=&method=&service=``
 ``GET /__fake__/info``                version, database, uninstalled modules, url, credentials
 ====================================  ==============================================
+
+A fake made with ``FakeOdoo(control=False)`` (``fake-odoo serve --no-control``) serves none of
+these: like a real Odoo, it answers them with its HTML 404 page.
 """
 
 from __future__ import annotations

@@ -58,7 +58,8 @@ def _demo_factory(
 
 
 class FakeOdoo:
-    """One fake Odoo server: ``FakeOdoo(version="19.0")`` builds the demo database."""
+    """One fake Odoo server: ``FakeOdoo(version="19.0")`` builds the demo database;
+    ``control=False`` serves it without the ``/__fake__/`` control API."""
 
     def __init__(
         self,
@@ -69,8 +70,12 @@ class FakeOdoo:
         database: str = "demo",
         factory: DatabaseFactory | None = None,
         without: Iterable[str] = (),
+        control: bool = True,
     ) -> None:
         self.dataset = dataset
+        #: whether the app serves the ``/__fake__/`` control API (False: only what a real Odoo
+        #: serves, for clients of real Odoo servers tested against the fake)
+        self.control = control
         self.scale = scale
         self.database_name = database
         self._factory: DatabaseFactory = factory or _demo_factory
@@ -95,7 +100,7 @@ class FakeOdoo:
         if self._app is None:
             from fake_odoo.app import create_app
 
-            self._app = create_app(self)
+            self._app = create_app(self, control=self.control)
         return self._app
 
     def credentials(self) -> dict[str, dict[str, Any]]:
