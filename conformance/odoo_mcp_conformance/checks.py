@@ -20,6 +20,8 @@ import pytest
 from pytest_bdd import then
 from pytest_bdd.parsers import StepParser
 
+from odoo_mcp_conformance.inconclusive import Inconclusive, cause_of
+from odoo_mcp_conformance.real_odoo import NeedsFake
 from odoo_mcp_conformance.sources import (
     Check,
     Source,
@@ -74,6 +76,12 @@ class CheckRecorder:
             )
         )
 
+    def inconclusive(self, cause: str) -> None:
+        """The running step got no answer to judge (issue 38): the scenario has no verdict."""
+        self.checks.append(
+            Check(step=self.step_text, source=self.source, outcome="inconclusive", message=cause)
+        )
+
     def expect(self, passed: bool, message: str, *, source: Source | None = None,
                label: str = "", requirements: tuple[str, ...] = (),
                anywhere: bool = False) -> None:  # fmt: skip
@@ -123,8 +131,14 @@ def check(parser: StepParser) -> Callable[[F], F]:
             except (AssertionError, pytest.fail.Exception) as exc:
                 recorder.record(False, in_words(exc))
                 return
+            except NeedsFake:
+                raise  # not a check: the scenario is not applicable to a real Odoo
             except Exception as exc:
-                recorder.record(False, unreadable(exc, kwargs.get("world")))
+                cause = cause_of(exc)
+                if cause is not None:
+                    recorder.inconclusive(cause)
+                else:
+                    recorder.record(False, unreadable(exc, kwargs.get("world")))
                 return
             if len(recorder.checks) == before:
                 recorder.record(True)
@@ -147,6 +161,8 @@ def shown(value: Any, limit: int = 300) -> str:
 def unreadable(exc: BaseException, world: Any = None) -> str:
     """A step that met an answer it cannot read (a list where a number is due, an object
     where a list is): a failed check in words, with what came, never the kit's own error."""
+    if isinstance(exc, Inconclusive):  # judged after all: a server that exits at start-up
+        return str(exc)
     message = "the answer does not have the shape this step reads"
     outcome = None
     if world is not None and getattr(world, "outcomes", None):

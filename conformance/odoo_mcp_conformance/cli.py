@@ -80,6 +80,9 @@ def _run_kit(args: argparse.Namespace) -> RunReport:
         profile=args.profile,
         workers=args.workers,
         preload=not args.no_preload,
+        time_scale=args.time_scale,
+        odoo_url=args.odoo_url,
+        odoo_db=args.odoo_db or "",
     )
 
 
@@ -87,6 +90,9 @@ def _run(args: argparse.Namespace) -> int:
     missing = missing_extra()
     if missing:  # before anything starts: the scenarios' worker processes need them too
         return _needs_extra(missing)
+    if args.odoo_url and not args.odoo_db:
+        print("error: --odoo-url needs --odoo-db (the database to run in)", file=sys.stderr)
+        return 2
     try:
         report = _run_kit(args)
     except ModuleNotFoundError as exc:  # found present above, yet not importable
@@ -106,8 +112,20 @@ def _run(args: argparse.Namespace) -> int:
         print(f"FAIL: {req_id} fails and is not in the baseline")
     for req_id in report.stale_baseline_entries:
         print(f"FAIL: baseline entry {req_id} no longer fails: remove it")
+    if report.inconclusive:
+        print(
+            f"INCONCLUSIVE: {', '.join(report.inconclusive)} got no verdict (a kit error: "
+            "a timeout or a lost connection, twice); see report.md and server-logs/"
+        )
     print(f"reports in {args.report_dir} (report.json, report.md, junit.xml)")
-    return 0 if report.meets_baseline else 1
+    if not report.meets_baseline:
+        return 1
+    return INCONCLUSIVE_EXIT if report.inconclusive else 0
+
+
+#: the exit status of a run whose verdicts all meet the baseline but where some scenario got
+#: no verdict (issue 38): not a pass, not a failure of the implementation
+INCONCLUSIVE_EXIT = 3
 
 
 def _noninterference(args: argparse.Namespace) -> int:
@@ -193,7 +211,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--odoo-version", default="19.0", help="fake Odoo version (default 19.0)")
     run.add_argument("--features", help="feature directory (default: the bundled features)")
     run.add_argument("-k", "--select", help="pytest -k expression to run a subset")
-    run.add_argument("--fake-url", help="use a running fake Odoo instead of serving one")
+    backend = run.add_mutually_exclusive_group()
+    backend.add_argument("--fake-url", help="use a running fake Odoo instead of serving one")
+    backend.add_argument(
+        "--odoo-url",
+        help="run against a real Odoo (with --odoo-db, and the users from ODOO_MCP_KIT_ADMIN_* "
+        "and ODOO_MCP_KIT_USER_*): scenarios needing the fake's control are not applicable",
+    )
+    run.add_argument("--odoo-db", help="with --odoo-url: the database the scenarios use")
     run.add_argument(
         "--profile",
         choices=("spec", "reference"),
@@ -210,6 +235,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=min((os.cpu_count() or 1) + 2, 4),
         help="processes sharing the scenarios, each with its own fake Odoo (default: the "
         "number of CPUs plus two, at most 4; 1 runs in this process)",
+    )
+    run.add_argument(
+        "--time-scale",
+        type=float,
+        metavar="F",
+        help="multiply every wait of the kit by F (default: measured at the start of the run "
+        "from how busy the machine is; 1 keeps the target's and the features' own times)",
     )
     run.add_argument(
         "--no-preload",

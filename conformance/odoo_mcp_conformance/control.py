@@ -11,6 +11,7 @@ from typing import Any
 import httpx2
 
 from odoo_mcp_conformance.target import OdooCoordinates
+from odoo_mcp_conformance.timing import scaled
 
 __all__ = ["READ_METHODS", "ControlError", "FakeOdooControl", "OdooCall", "not_the_fake"]
 
@@ -64,7 +65,8 @@ class FakeOdooControl:
 
     def __init__(self, url: str, *, timeout: float = 30.0) -> None:
         self.url = url.rstrip("/")
-        self._http = httpx2.Client(base_url=self.url + "/__fake__", timeout=timeout)
+        # (scaled: the fake shares this machine's load with the servers under test)
+        self._http = httpx2.Client(base_url=self.url + "/__fake__", timeout=scaled(timeout))
         self.dirty = False
         #: a scenario left modules uninstalled: the next reset installs them again
         self.modules_removed = False

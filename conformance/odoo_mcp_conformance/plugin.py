@@ -28,8 +28,10 @@ from odoo_mcp_conformance.claims import Claims, run_claimed
 from odoo_mcp_conformance.control import FakeOdooControl
 from odoo_mcp_conformance.driver import ServerPool, inherited_env
 from odoo_mcp_conformance.forkserver import Forkserver, forkserver_supported
+from odoo_mcp_conformance.inconclusive import cause_of, judge_exits
 from odoo_mcp_conformance.invariants import Context, FieldTypes, Scope, judge_answers
 from odoo_mcp_conformance.progress import EventFile, FeatureProgress, Finished, ProgressSink
+from odoo_mcp_conformance.real_odoo import NeedsFake, OdooBackend, RealOdoo
 from odoo_mcp_conformance.report import judge
 from odoo_mcp_conformance.sources import PROFILES, Check, Profile, scenario_source
 from odoo_mcp_conformance.target import Target, load_target
@@ -56,6 +58,11 @@ _WORLD = pytest.StashKey[World]()
 _PROFILE = pytest.StashKey[Profile]()
 _TRANSPORT = pytest.StashKey[str]()
 _PROGRESS = pytest.StashKey[ProgressSink]()
+#: the runner's own progress for an in-process session (it outlives the session: a run's
+#: retry session adds to the same lines and summary); set before this plugin's configure
+PROGRESS_KEY = _PROGRESS
+#: the session made its sink itself (``--kit-progress -``) and closes it
+_OWN_PROGRESS = pytest.StashKey[bool]()
 #: the seconds of a scenario's set-up, added to its call's in the progress lines
 _SETUP_SECONDS = pytest.StashKey[float]()
 #: decision numbers a scenario may cite as ``@decision-N`` (spec/decisions.md)
@@ -71,6 +78,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kit-target", required=True, help="target TOML file")
     group.addoption("--kit-fake-url", default="", help="a running fake Odoo (default: serve one)")
     group.addoption("--kit-odoo-version", default="19.0", help="fake Odoo version to serve")
+    group.addoption(
+        "--kit-odoo-url",
+        default="",
+        help="a real Odoo instead of the fake (its users from ODOO_MCP_KIT_* variables): "
+        "scenarios that need the fake's control are not applicable",
+    )
+    group.addoption("--kit-odoo-db", default="", help="with --kit-odoo-url: the database")
     group.addoption("--kit-results", default="", help="write raw scenario results (JSON) here")
     group.addoption("--kit-log-dir", default="", help="server stderr logs go here")
     group.addoption(
@@ -99,6 +113,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "modules (the fork server is only a speed-up: verdicts do not depend on it)",
     )
     group.addoption(
+        "--kit-retry",
+        action="store_true",
+        help="this session runs again the scenarios a run found inconclusive: a server that "
+        "exits while starting is now judged, and each result says it was retried",
+    )
+    group.addoption(
         "--kit-profile",
         default="",
         choices=("", *PROFILES),
@@ -120,8 +140,12 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"decision-{number}: rests on decision {number}")
     config.addinivalue_line("markers", "odoo_version(v): the scenario needs a fake Odoo version")
     config.stash[_RESULTS] = []
+    judge_exits(config.getoption("--kit-retry"))
     progress = config.getoption("--kit-progress")
-    if progress == "-":
+    if _PROGRESS in config.stash:
+        pass  # the runner's (runner._ProgressTo)
+    elif progress == "-":
+        config.stash[_OWN_PROGRESS] = True
         config.stash[_PROGRESS] = FeatureProgress(
             _terminal_writer(config),
             verbose=config.getoption("--kit-progress-verbose"),
@@ -151,7 +175,7 @@ def pytest_report_teststatus(
 ) -> tuple[str, str, str] | None:
     """With the kit's progress on, pytest's letter or line per test is left out (the
     categories stay, so its summary line still counts)."""
-    if not config.getoption("--kit-progress", default=""):
+    if _PROGRESS not in config.stash:
         return None
     if report.when == "call":
         return report.outcome, "", ""
@@ -160,10 +184,18 @@ def pytest_report_teststatus(
     return ("skipped", "", "") if report.skipped else ("", "", "")
 
 
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    """A feature that does not collect (an unknown tag, a step no module defines): its
+    reason on stderr, since the kit's sessions print no pytest traceback (``--tb=no``)."""
+    if report.failed:
+        reason = report.longreprtext.strip().splitlines()
+        sys.stderr.write(f"cannot collect {report.nodeid}: {reason[-1] if reason else '?'}\n")
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The progress's totals: the scenarios of each feature file this process runs."""
     sink = session.config.stash.get(_PROGRESS, None)
-    if sink is not None:
+    if sink is not None and not session.config.getoption("--kit-retry"):  # already counted
         counts = Counter(_feature_name(item) for item in session.items)
         shard = session.config.getoption("--kit-shard")
         if shard and not shard.startswith("0/"):
@@ -277,7 +309,7 @@ def kit_log_dir(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFa
 
 @pytest.fixture(scope="session")
 def fake_odoo_url(pytestconfig: pytest.Config) -> Iterator[str]:
-    given = pytestconfig.getoption("--kit-fake-url")
+    given = pytestconfig.getoption("--kit-odoo-url") or pytestconfig.getoption("--kit-fake-url")
     if given:
         yield given
         return
@@ -289,9 +321,15 @@ def fake_odoo_url(pytestconfig: pytest.Config) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def control(fake_odoo_url: str) -> Iterator[FakeOdooControl]:
-    client = FakeOdooControl(fake_odoo_url)
+def control(pytestconfig: pytest.Config, fake_odoo_url: str) -> Iterator[OdooBackend]:
+    client: OdooBackend
+    if pytestconfig.getoption("--kit-odoo-url"):  # issue 38: the implementer's own Odoo
+        client = RealOdoo.from_environment(fake_odoo_url, pytestconfig.getoption("--kit-odoo-db"))
+    else:
+        client = FakeOdooControl(fake_odoo_url)
     yield client
+    if isinstance(client, RealOdoo):
+        client.reset()  # what the last scenario created
     client.close()
 
 
@@ -329,7 +367,7 @@ def _shared_forkserver(preload: tuple[str, ...], log: Path) -> Forkserver:
 def world(
     request: pytest.FixtureRequest,
     kit_target: Target,
-    control: FakeOdooControl,
+    control: OdooBackend,
     server_pool: ServerPool,
     tmp_path: Path,
 ) -> Iterator[World]:
@@ -356,6 +394,8 @@ def world(
     control.clear_faults()
     state.release()
     server_pool.release_fresh()
+    if isinstance(control, RealOdoo):
+        control.reset()  # the records this scenario created go now: the database as found
     if control.modules_removed:  # the next scenario meets every module installed
         control.reset()
 
@@ -377,6 +417,12 @@ def pytest_bdd_step_error(
         readable = isinstance(
             exception, (AssertionError, pytest.fail.Exception, pytest.skip.Exception)
         )
+        if isinstance(exception, NeedsFake):
+            return  # not a check: the scenario is not applicable (_record)
+        cause = None if readable else cause_of(exception)
+        if cause is not None:  # issue 38: a timeout or a lost connection is no verdict
+            world.checks.inconclusive(cause)
+            return
         world.checks.record(
             False, in_words(exception) if readable else unreadable(exception, world)
         )
@@ -388,12 +434,22 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.when == "setup":
         item.stash[_SETUP_SECONDS] = report.duration
     if report.when == "call" or (report.when == "setup" and not report.passed):
-        _record(item, report)
+        cause = None
+        if call.excinfo is not None and isinstance(call.excinfo.value, NeedsFake):
+            # a real Odoo cannot do what the scenario needs: not applicable, with the reason
+            report.outcome, report.longrepr = (
+                "skipped",
+                ("", 0, NOT_APPLICABLE + str(call.excinfo.value)),
+            )
+        elif report.when == "setup" and call.excinfo is not None:
+            cause = cause_of(call.excinfo.value)  # e.g. the fake too slow to reset its data
+        _record(item, report, setup_cause=cause)
     return report
 
 
-def _record(item: pytest.Item, report: pytest.TestReport) -> None:
-    """One raw result per scenario: its checks and its verdict in the run's profile."""
+def _record(item: pytest.Item, report: pytest.TestReport, *, setup_cause: str | None) -> None:
+    """One raw result per scenario: its checks and its verdict in the run's profile; a set-up
+    that got no answer in time (``setup_cause``) leaves it inconclusive (issue 38)."""
     scenario = _scenario(item)
     markers = {m.name for m in item.iter_markers()}
     tags = sorted(m for m in markers if REQ_ID.fullmatch(m))
@@ -412,7 +468,12 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             outcome, message = "failed", f"scenario skipped without a verdict: {reason}"
         checks = []
     else:
-        if report.failed and not any(c.outcome == "failed" for c in checks):
+        if setup_cause is not None:
+            checks.append(
+                Check(step="(scenario set-up)", source=default, outcome="inconclusive",
+                      message=setup_cause)
+            )  # fmt: skip
+        elif report.failed and not any(c.outcome != "passed" for c in checks):
             # a failure outside the steps (set-up, e.g. a MUST the target does not claim)
             step = "(scenario set-up)" if report.when == "setup" else "(scenario)"
             checks.append(
@@ -422,8 +483,8 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             checks += _invariant_checks(item, world, tags)
         outcome, message, notes = judge(checks, profile)
         if report.when == "call":  # pytest's own summary agrees with the kit's verdict
-            report.outcome = "failed" if outcome == "failed" else "passed"
-            report.longrepr = message if outcome == "failed" else None
+            report.outcome = "failed" if outcome in ("failed", "inconclusive") else "passed"
+            report.longrepr = message if report.outcome == "failed" else None
     feature = scenario.feature.rel_filename if scenario is not None else ""
     sink = item.config.stash.get(_PROGRESS, None)
     if sink is not None:
@@ -434,7 +495,9 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
                 scenario=scenario.name if scenario is not None else item.name,
                 outcome=outcome,
                 seconds=seconds + report.duration,
-                message=message if outcome == "failed" else "",
+                message=message if outcome in ("failed", "inconclusive") else "",
+                requirements=tuple(tags),
+                retried=item.config.getoption("--kit-retry"),
             )
         )
     item.config.stash[_RESULTS].append(
@@ -449,6 +512,7 @@ def _record(item: pytest.Item, report: pytest.TestReport) -> None:
             "notes": notes,
             "checks": [c.model_dump(mode="json") for c in checks],
             "protocol": _protocol(item, world),
+            "retried": item.config.getoption("--kit-retry"),
         }
     )
 
@@ -488,7 +552,7 @@ def _short(report: pytest.TestReport) -> str:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     sink = session.config.stash.get(_PROGRESS, None)
-    if isinstance(sink, FeatureProgress):
+    if isinstance(sink, FeatureProgress) and session.config.stash.get(_OWN_PROGRESS, False):
         sink.close()
     target = session.config.getoption("--kit-results", default="")
     if target:

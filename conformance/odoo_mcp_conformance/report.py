@@ -2,7 +2,9 @@
 
 A requirement's status comes from the scenarios tagged with it: ``failing`` if any failed,
 ``passing`` if at least one passed and none failed, ``not_applicable`` if all of them were,
-``untested`` if none exists, ``excluded`` when the catalogue says so. What a failure costs
+``untested`` if none exists, ``excluded`` when the catalogue says so; ``inconclusive`` when
+none failed but one got no answer to judge (a timeout, a lost connection: issue 38), which is
+neither a pass nor a failure and keeps the run from passing. What a failure costs
 follows the keyword: MUST is an error, SHOULD a warning (an error with ``--strict``), MAY is
 information. The reports are deterministic: sorted, no timestamps, no durations.
 """
@@ -33,10 +35,13 @@ __all__ = [
     "write_reports",
 ]
 
-Status = Literal["passing", "failing", "blocked", "not_applicable", "untested", "excluded"]
+Status = Literal[
+    "passing", "failing", "blocked", "inconclusive", "not_applicable", "untested", "excluded"
+]
 #: ``noted``: the scenario ran, but none of its checks is an expectation of the run's profile
 #: (a decision or reference scenario in the spec profile): reported, never a verdict.
-Outcome = Literal["passed", "failed", "not_applicable", "noted"]
+#: ``inconclusive``: a step got no answer to judge (inconclusive.py), even after a retry.
+Outcome = Literal["passed", "failed", "not_applicable", "noted", "inconclusive"]
 
 
 class ScenarioResult(BaseModel):
@@ -55,6 +60,8 @@ class ScenarioResult(BaseModel):
     checks: tuple[Check, ...] = ()
     #: how the scenario reached the server and Odoo: ``stdio``, ``http, Odoo over json2``
     protocol: str = ""
+    #: this result is the scenario's second run, its first having been inconclusive
+    retried: bool = False
 
     @property
     def label(self) -> str:
@@ -103,6 +110,15 @@ class RunReport(BaseModel):
     warnings: tuple[str, ...]
     requirements: tuple[RequirementVerdict, ...]
     scenarios: tuple[ScenarioResult, ...]
+    #: requirements without a verdict: a scenario of theirs stayed inconclusive (issue 38)
+    inconclusive: tuple[str, ...] = ()
+    #: the machine's slowness the run measured at its start; every wait was scaled by it
+    time_scale: float = 1.0
+
+    @property
+    def complete(self) -> bool:
+        """Every scenario reached a verdict (or was not applicable): nothing inconclusive."""
+        return not self.inconclusive
 
 
 def _explain(check: Check) -> str:
@@ -119,8 +135,13 @@ def judge(checks: Sequence[Check], profile: str) -> tuple[Outcome, str, tuple[st
     """A scenario's outcome, failure message and notes from its checks, in ``profile``.
 
     Failed checks whose source counts in the profile fail the scenario; the others are notes
-    ("differs from the reference"). A scenario with no counting check is ``noted``.
+    ("differs from the reference"). A scenario with no counting check is ``noted``. A step
+    that got no answer to judge leaves it ``inconclusive`` in every profile (issue 38): what
+    its other checks saw may be the same flake's echo.
     """
+    lost = [c for c in checks if c.outcome == "inconclusive"]
+    if lost:
+        return "inconclusive", "; ".join(_explain(c) for c in lost), ()
     counting = [c for c in checks if c.source.counts_in(profile)]  # type: ignore[arg-type]
     failed = [c for c in counting if c.outcome == "failed"]
     notes = tuple(_explain(c) for c in checks if c not in counting and c.outcome == "failed")
@@ -134,7 +155,7 @@ def rejudge(report: RunReport, profile: str, catalogue: Catalogue, baseline: Bas
     """The same run judged in another profile: every scenario's checks are in the report."""
     scenarios = []
     for result in report.scenarios:
-        if result.checks and result.outcome != "not_applicable":
+        if result.checks and result.outcome not in ("not_applicable", "inconclusive"):
             outcome, message, notes = judge(result.checks, profile)
             result = result.model_copy(
                 update={"outcome": outcome, "message": message, "notes": notes}
@@ -148,6 +169,7 @@ def rejudge(report: RunReport, profile: str, catalogue: Catalogue, baseline: Bas
         results=scenarios,
         baseline=baseline,
         strict=report.strict,
+        time_scale=report.time_scale,
     )
 
 
@@ -163,8 +185,8 @@ def _verdict_in(result: ScenarioResult, req_id: str, counts: Side) -> tuple[str,
     (``failed`` | ``blocked`` | ``passed`` | ``not_applicable`` | ``""`` when no check
     counts, the blocking requirements).
     """
-    if result.outcome == "not_applicable":
-        return "not_applicable", ()
+    if result.outcome in ("not_applicable", "inconclusive"):
+        return str(result.outcome), ()
     if not result.checks:  # a result written without its checks: its outcome is its verdict
         return {"failed": "failed", "passed": "passed"}.get(result.outcome, ""), ()
     checks = [c for c in result.checks if counts(c)]
@@ -209,6 +231,8 @@ def _requirement_status(
         return "failing", ()
     if "blocked" in outcomes:
         return "blocked", tuple(sorted(blockers))
+    if "inconclusive" in outcomes:  # one scenario could not say: no pass on the others alone
+        return "inconclusive", ()
     if "passed" in outcomes:
         return "passing", ()
     return ("not_applicable" if "not_applicable" in outcomes else "untested"), ()
@@ -257,6 +281,7 @@ def build_report(
     results: Iterable[ScenarioResult],
     baseline: Baseline,
     strict: bool = False,
+    time_scale: float = 1.0,
 ) -> RunReport:
     scenarios = tuple(sorted(results, key=lambda r: (r.feature, r.scenario, r.id)))
     by_req: dict[str, list[ScenarioResult]] = {}
@@ -307,6 +332,7 @@ def build_report(
     failing = {v.id for v in verdicts if v.status == "failing"}
     stale = tuple(sorted(req_id for req_id in expected if req_id not in failing))
     warnings = tuple(v.id for v in verdicts if v.severity == "warning")
+    inconclusive = tuple(v.id for v in verdicts if v.status == "inconclusive")
     return RunReport(
         target=target,
         odoo_version=odoo_version,
@@ -320,6 +346,8 @@ def build_report(
         warnings=warnings,
         requirements=tuple(verdicts),
         scenarios=scenarios,
+        inconclusive=inconclusive,
+        time_scale=time_scale,
     )
 
 
@@ -334,7 +362,12 @@ def render_markdown(report: RunReport, catalogue: Catalogue | None = None) -> st
         "",
         f"Fake Odoo {report.odoo_version}; profile `{report.profile}`; the run {verdict}"
         + (" (strict: SHOULD failures count)." if report.strict else ".")
-        + f" {len(failing)} requirement(s) fail.",
+        + f" {len(failing)} requirement(s) fail."
+        + (
+            f" **Incomplete run**: {len(report.inconclusive)} requirement(s) inconclusive."
+            if report.inconclusive
+            else ""
+        ),
         "",
         _PROFILE_TEXT.get(report.profile, ""),
         "",
@@ -349,6 +382,22 @@ def render_markdown(report: RunReport, catalogue: Catalogue | None = None) -> st
                 lines += [f"Source: {where}", ""]
             lines += [f"- {' '.join(text.split())}" for text in v.failures]
             lines.append("")
+    lost = [s for s in report.scenarios if s.outcome == "inconclusive"]
+    if lost:
+        lines += [
+            "## Inconclusive (kit errors, no verdict)",
+            "",
+            "These scenarios got no answer the kit could judge (a timeout, a lost connection, "
+            "a server or fake too slow), on their first run and on a retry; the run is "
+            f"incomplete. Waits were scaled by {report.time_scale:g} for this machine's load. "
+            "The servers' stderr is in `server-logs/` beside this report.",
+            "",
+        ]
+        lines += [f"- {s.label}: {' '.join(s.message.split())}" for s in lost] + [""]
+    retried = [s for s in report.scenarios if s.retried and s.outcome != "inconclusive"]
+    if retried:
+        lines += ["## Retried once (first run inconclusive)", ""]
+        lines += [f"- {s.label}: {s.outcome}" for s in retried] + [""]
     blocked = [v for v in report.requirements if v.status == "blocked"]
     if blocked:
         lines += ["## Blocked (a prerequisite of another requirement failed)", ""]
@@ -423,7 +472,7 @@ def render_junit(report: RunReport) -> str:
         tests=str(len(report.scenarios)),
         failures=str(counts["failed"]),
         skipped=str(counts["not_applicable"]),
-        errors="0",
+        errors=str(counts["inconclusive"]),
     )
     for s in report.scenarios:
         case = ET.SubElement(suite, "testcase", classname=s.feature, name=s.scenario)
@@ -437,6 +486,10 @@ def render_junit(report: RunReport) -> str:
             ET.SubElement(case, "failure", message=s.message[:500]).text = s.message
         elif s.outcome == "not_applicable":
             ET.SubElement(case, "skipped", message=f"not applicable: {s.message}")
+        elif s.outcome == "inconclusive":
+            ET.SubElement(
+                case, "error", message=f"inconclusive: {s.message[:480]}"
+            ).text = s.message
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
 

@@ -67,7 +67,8 @@ class Check(BaseModel):
 
     step: str
     source: Source
-    outcome: Literal["passed", "failed"]
+    #: ``inconclusive``: the step got no answer to judge (inconclusive.py): no verdict
+    outcome: Literal["passed", "failed", "inconclusive"]
     message: str = ""
     #: the requirements this check judges (``[for REQ-x]``); empty: every requirement of
     #: its scenario

@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from odoo_mcp_conformance.settings import KIT_SETTINGS, SPEC_ENV_NAMES
+from odoo_mcp_conformance.timing import scaled
 
 __all__ = [
     "KIT_SETTINGS",
@@ -88,7 +89,11 @@ class TargetInfo(BaseModel):
     url: str = ""
     headers: dict[str, str] = Field(default_factory=dict)
     cwd: str = ""
-    startup_timeout: float = 30.0
+    #: seconds a quiet machine gives the server to start (to listen, or to answer
+    #: ``initialize``), and to answer one request; both are scaled by the run's measure of
+    #: the machine's load (timing.py), so a busy runner waits longer instead of failing
+    startup_timeout: float = Field(default=30.0, gt=0)
+    call_timeout: float = Field(default=60.0, gt=0)
     #: the profile a run uses unless ``--profile`` says otherwise: ``spec`` judges on the seeds
     #: alone; ``reference`` (our own targets) also holds the reference server to our decisions
     profile: Literal["spec", "reference"] = "spec"
@@ -130,6 +135,7 @@ class Launch(BaseModel):
     headers: tuple[tuple[str, str], ...]
     cwd: str | None
     startup_timeout: float
+    call_timeout: float = 60.0
 
 
 class Target(BaseModel):
@@ -228,7 +234,8 @@ class Target(BaseModel):
             url=fill(info.url),
             headers=tuple(sorted((k, fill(v)) for k, v in info.headers.items())),
             cwd=fill(info.cwd) or None,
-            startup_timeout=info.startup_timeout,
+            startup_timeout=scaled(info.startup_timeout),
+            call_timeout=scaled(info.call_timeout),
         )
 
 

@@ -13,11 +13,13 @@ from mcp.client.client import ConnectMode
 
 from odoo_mcp_conformance.answers import Answer
 from odoo_mcp_conformance.checks import CheckRecorder
-from odoo_mcp_conformance.control import FakeOdooControl, OdooCall
+from odoo_mcp_conformance.control import OdooCall
 from odoo_mcp_conformance.driver import McpDriver, ServerPool, ToolOutcome
 from odoo_mcp_conformance.proxy import TcpProxy
+from odoo_mcp_conformance.real_odoo import OdooBackend, RealOdoo
 from odoo_mcp_conformance.sources import SEED
 from odoo_mcp_conformance.target import Launch, NotApplicable, Target
+from odoo_mcp_conformance.timing import scaled
 
 __all__ = ["NOT_APPLICABLE", "World", "not_applicable"]
 
@@ -35,7 +37,8 @@ class World:
     """Everything one scenario accumulates; steps read and write it."""
 
     target: Target
-    control: FakeOdooControl
+    #: the fake's control API, or a real Odoo (``--odoo-url``: real_odoo.py)
+    control: OdooBackend
     pool: ServerPool
     tmp: Path
     settings: dict[str, Any] = field(default_factory=dict)
@@ -149,7 +152,10 @@ class World:
         has been seen calling model methods on its own (introspection), the quiet it must keep
         is ``busy_quiet``: on a loaded machine the gaps between those calls outgrow ``quiet``,
         and a late one landed in a scenario that asserts Odoo received no call."""
-        deadline = time.monotonic() + limit
+        if isinstance(self.control, RealOdoo):  # no call log to watch: a fixed quiet time
+            time.sleep(scaled(busy_quiet))
+            return
+        deadline = time.monotonic() + scaled(limit)
         seen, busy = len(self.control.calls()), False
         while time.monotonic() < deadline:
             time.sleep(busy_quiet if busy else quiet)
@@ -189,11 +195,32 @@ class World:
     def call(self, tool: str, arguments: dict[str, Any] | None) -> ToolOutcome:
         """Call a tool, counting only this call's Odoo round trips."""
         driver = self.server()
+        self.guard(tool, arguments)
         self.control.clear_calls()
         self.outcome = driver.call_tool(tool, arguments)
         self.outcomes.append(self.outcome)
         self.control.note_writes()
+        if isinstance(self.control, RealOdoo) and tool == "odoo_core_create":
+            self._remember_created(arguments, self.outcome)
         return self.outcome
+
+    def guard(self, tool: str, arguments: Any) -> None:
+        """On a real Odoo, a tool call that would change records the kit did not create is
+        never sent (``NeedsFake``: the scenario is not applicable there)."""
+        if isinstance(self.control, RealOdoo):
+            self.control.guard_tool_call(tool, arguments)
+
+    def _remember_created(self, arguments: Any, outcome: ToolOutcome) -> None:
+        """The records a create made on a real Odoo, removed at the scenario's end."""
+        body, real = outcome.structured, self.control
+        model = arguments.get("model") if isinstance(arguments, dict) else None
+        if not isinstance(real, RealOdoo) or not isinstance(model, str):
+            return
+        found = body.get("ids", [body.get("id")]) if isinstance(body, dict) else []
+        found = found if isinstance(found, list) else [found]
+        ids = [i for i in found if isinstance(i, int) and not isinstance(i, bool)]
+        if ids:
+            real.remember(model, ids)
 
     def last(self) -> ToolOutcome:
         if self.outcome is None:

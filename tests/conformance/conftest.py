@@ -3,10 +3,18 @@ that judge them (run side by side: each keeps about one core busy)."""
 
 from __future__ import annotations
 
+import os
 import sys
+import xmlrpc.client
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 from kit_runs import ROOT, Job, KitRun, feature_subset, run_kits
+
+from fake_odoo.handle import FakeOdoo
+from fake_odoo.server import BackgroundServer
+from odoo_mcp_conformance.real_odoo import ENVIRONMENT
 
 TARGETS = ROOT / "conformance" / "targets"
 #: where the example target's other names and value forms matter: its mode values, its JSON
@@ -22,12 +30,67 @@ VERSION_FEATURES = (
     "tools_execute.feature", "tools_meta.feature",
 )  # fmt: skip
 OTHER_ODOO_VERSIONS = ("17.0",)
+#: issue 38: the kit with ``--odoo-url`` against a fake without its control API, as it meets
+#: an implementer's real Odoo: creating, writing and removing its own records, reading as the
+#: admin and as an ordinary user (``tox -e kit-real-odoo`` runs every feature so)
+REAL_ODOO_FEATURES = ("tools_read.feature", "tools_write.feature")
+#: the models those features create records in (or beside: a company's partner)
+REAL_ODOO_MODELS = ("res.partner", "res.company", "crm.lead", "sale.order", "product.product")
+
+
+@dataclass(frozen=True)
+class ServedOdoo:
+    """A fake Odoo served without ``/__fake__/``: the kit can only use Odoo's own API."""
+
+    url: str
+    db: str
+    #: what the kit's runs must leave as they found it
+    snapshot: dict[str, list[tuple[int, str]]]
+
+    def records(self, model: str) -> list[tuple[int, str]]:
+        """Every record of ``model`` (archived too) as (id, write_date), over XML-RPC."""
+        admin = ENVIRONMENT["admin"]
+        with xmlrpc.client.ServerProxy(f"{self.url}/xmlrpc/2/object") as proxy:
+            rows = proxy.execute_kw(
+                self.db, 2, os.environ[admin["api_key"]], model, "search_read", [[]],
+                {"fields": ["write_date"], "context": {"active_test": False}},
+            )  # fmt: skip
+        assert isinstance(rows, list)
+        return sorted((int(row["id"]), str(row["write_date"])) for row in rows)
 
 
 @pytest.fixture(scope="session")
-def full_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
+def real_odoo() -> Iterator[ServedOdoo]:
+    """The fake as a real Odoo, its users given to the kit as an implementer gives theirs."""
+    fake = FakeOdoo("19.0", control=False)
+    with BackgroundServer(fake) as served, pytest.MonkeyPatch.context() as env:
+        for user, names in ENVIRONMENT.items():
+            creds = fake.credentials()[user]
+            env.setenv(names["login"], user)
+            env.setenv(names["api_key"], creds["api_key"])
+        served_odoo = ServedOdoo(served.url, fake.db.name, {})
+        for model in REAL_ODOO_MODELS:
+            served_odoo.snapshot[model] = served_odoo.records(model)
+        yield served_odoo
+
+
+@pytest.fixture(scope="session")
+def full_runs(tmp_path_factory: pytest.TempPathFactory, real_odoo: ServedOdoo) -> dict[str, KitRun]:
+    real = tmp_path_factory.mktemp("kit-real-odoo")
     return run_kits(
         {
+            "reference@real-odoo": (
+                TARGETS / "reference.toml",
+                real / "report",
+                (
+                    "--odoo-url",
+                    real_odoo.url,
+                    "--odoo-db",
+                    real_odoo.db,
+                    "--features",
+                    str(feature_subset(real / "features", REAL_ODOO_FEATURES)),
+                ),
+            ),
             "reference": (TARGETS / "reference.toml", tmp_path_factory.mktemp("kit-ref"), ()),
             "example-other": (
                 TARGETS / "example-other.toml",
@@ -61,6 +124,11 @@ def reference_run(full_runs: dict[str, KitRun]) -> KitRun:
 def other_version_runs(full_runs: dict[str, KitRun]) -> dict[str, KitRun]:
     """The reference judged against each other fake Odoo version, by version."""
     return {version: full_runs[f"reference@{version}"] for version in OTHER_ODOO_VERSIONS}
+
+
+@pytest.fixture(scope="session")
+def real_odoo_run(full_runs: dict[str, KitRun]) -> KitRun:
+    return full_runs["reference@real-odoo"]
 
 
 @pytest.fixture(scope="session")

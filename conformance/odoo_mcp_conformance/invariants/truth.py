@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from odoo_mcp_conformance.control import ControlError, FakeOdooControl
+from odoo_mcp_conformance.control import ControlError
+from odoo_mcp_conformance.real_odoo import OdooBackend
 
 __all__ = ["DEFAULT_FIELD_BLOCKLIST", "DEFAULT_MODEL_BLOCKLIST", "FieldTypes", "Scope"]
 
@@ -38,7 +39,7 @@ DEFAULT_FIELD_BLOCKLIST = frozenset(
 class FieldTypes:
     """Field types per model as the fake Odoo reports them, asked once per model and run."""
 
-    def __init__(self, control: FakeOdooControl) -> None:
+    def __init__(self, control: OdooBackend) -> None:
         self.control = control
         self._known: dict[tuple[str, str], Mapping[str, str]] = {}
         self._version_seen: Any = None

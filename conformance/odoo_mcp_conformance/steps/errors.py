@@ -239,11 +239,14 @@ def _log_has(world: World, text: str) -> None:
 def _log_no_secret(world: World) -> None:
     """REQ-10-19: arguments are logged with secrets removed; the credentials never appear.
 
-    The password is checked only when it is not also the login (the demo users' are)."""
+    The password is checked only when it is not also the login (the demo users' are); a
+    secret the run was not given (a real Odoo's user with a key only) is not looked for: the
+    empty text is in every log."""
     log = _log(world, settle=0.2)
     odoo = world.control.coordinates(world.user)
-    assert odoo.api_key not in log, "the Odoo API key appears in the server log"
-    if odoo.password != odoo.login:
+    if odoo.api_key:
+        assert odoo.api_key not in log, "the Odoo API key appears in the server log"
+    if odoo.password and odoo.password != odoo.login:
         assert odoo.password not in log, "the Odoo password appears in the server log"
 
 

@@ -19,9 +19,11 @@ from pytest_bdd import given, parsers, when
 
 from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.driver import launch_command
+from odoo_mcp_conformance.inconclusive import Inconclusive
 from odoo_mcp_conformance.jsonpath import matches
 from odoo_mcp_conformance.steps.common import parse_json, setting_value
 from odoo_mcp_conformance.target import NotApplicable, OdooCoordinates
+from odoo_mcp_conformance.timing import scaled
 from odoo_mcp_conformance.world import World, not_applicable
 
 
@@ -67,8 +69,9 @@ def _start(world: World, odoo: OdooCoordinates, settings: dict[str, Any]) -> Non
     # issue 38: judged only once the process has exited. Its stdin is closed, so a server that
     # takes the configuration reads end-of-file and exits 0, one that refuses it exits non-zero
     # (a 30 s wait counted a slow refusal on a loaded machine as "it started"). The bound is
-    # only for a process that hangs: four times the target's own start-up time, 2 min at least.
-    wait = max(120.0, 4 * launch.startup_timeout)
+    # only for a process that hangs: four times the target's own start-up time, 2 min at least,
+    # both scaled by the machine's load (timing.py).
+    wait = max(scaled(120.0), 4 * launch.startup_timeout)  # (startup_timeout is scaled)
     world.pool.started += 1
     log = world.pool.log_dir / f"server-{world.pool.started:03d}.startup.stderr.log"
     try:
@@ -159,8 +162,10 @@ def _signal_in_flight(world: World, signal_name: str, seconds: float) -> None:
 
     try:
         send(_INITIALIZE)
-        if wait_for(1, launch.startup_timeout) is None:
-            raise AssertionError("the server did not answer initialize")
+        if wait_for(1, launch.startup_timeout) is None:  # (scaled to the machine's load)
+            raise Inconclusive(
+                f"the server did not answer initialize in {launch.startup_timeout:g} s"
+            )
         send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         world.control.inject_fault(kind="latency", seconds=seconds, count=1)
         send(_rpc(2, "tools/call", {"name": "odoo_core_count",

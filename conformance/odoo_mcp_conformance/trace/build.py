@@ -23,6 +23,7 @@ TraceStatus = Literal[
     "unproven",
     "unit-tested",
     "failing",
+    "inconclusive",
     "untested",
     "excluded",
     "not_applicable",
@@ -85,7 +86,8 @@ class Trace(BaseModel):
 
 #: When several runs judge one requirement: a failure anywhere is a failure, then a pass
 #: anywhere is a pass (a stdio run finds the HTTP scenarios not applicable, and vice versa).
-_PRECEDENCE: Final = ("failing", "passing", "not_applicable", "not_run")
+#: A run that got no verdict on it (issue 38: inconclusive) proves nothing either way.
+_PRECEDENCE: Final = ("failing", "inconclusive", "passing", "not_applicable", "not_run")
 
 
 def _merge(statuses: Sequence[str]) -> str:
@@ -135,7 +137,7 @@ def _with_unit_tests(status: TraceStatus, tests: Sequence[UnitResult]) -> TraceS
         return status
     if "failed" in outcomes:
         return "failing"
-    if "passed" in outcomes and status not in ("passing", "failing"):
+    if "passed" in outcomes and status not in ("passing", "failing", "inconclusive"):
         return "unit-tested"
     return status
 
@@ -309,7 +311,7 @@ def check_trace(trace: Trace, documents: Sequence[str] | None = None) -> list[st
             where = row.code or row.scenarios or row.tests
             problems.append(f"{row.id} is tagged but not in the catalogue: {where}")
         elif row.testable and row.keyword == "MUST":
-            if row.status in ("untested", "failing", "not_run"):
+            if row.status in ("untested", "failing", "inconclusive", "not_run"):
                 problems.append(f"{row.id} (MUST) is {row.status}")
             if row.proof == "survived":
                 problems.append(f"{row.id} (MUST): a mutant survived the kit: {row.mutants}")

@@ -40,6 +40,7 @@ STATUS_ORDER: Final = (
     "unproven",
     "unit-tested",
     "failing",
+    "inconclusive",
     "untested",
     "not_run",
     "not_applicable",

@@ -54,7 +54,7 @@ ScenarioVerdicts = Mapping[str, Sequence[str]]
 MUST_GROUPS: Final = (
     ("passing", ("passing", "unit-tested")),
     ("unproven", ("unproven",)),
-    ("failing", ("failing",)),
+    ("failing", ("failing", "inconclusive")),
     ("untested", ("untested", "not_run", "not_applicable")),
 )
 
@@ -64,6 +64,7 @@ _OUTCOME_CLASS: Final = {
     "failed": "failing",
     "not_applicable": "not_applicable",
     "noted": "noted",
+    "inconclusive": "failing",
 }
 
 
