@@ -30,6 +30,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.client import ConnectMode
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types import CONNECTION_CLOSED
 
 from odoo_mcp_conformance.answers import (
     Answer,
@@ -119,6 +120,8 @@ class McpDriver:
         self.windows: list[tuple[float, float]] = []
         #: every answer of this scenario's requests, for the invariants (issue 36)
         self.answers: list[Answer] = []
+        #: the session's connection closed under a request: this server is not reused
+        self.closed = False
 
     def _run(self, fn: Callable[[], Any]) -> Any:
         async def call() -> Any:
@@ -129,6 +132,14 @@ class McpDriver:
             return self.portal.call(call)
         except MCPError as exc:
             cause = local_client_error(exc)
+            if cause is not None and exc.error.code == CONNECTION_CLOSED:
+                self.closed = True  # the pool starts a new one for the next scenario
+            if cause is not None and exc.error.code == CONNECTION_CLOSED and not self.url:
+                # a stdio pipe is not lost to a busy machine: it closes when the server ends
+                # it (it exited, or closed its stdout), which is the server's own doing
+                raise AssertionError(
+                    f"the server closed its stdio connection before answering{self._log_note()}"
+                ) from exc
             if cause is not None:  # the client's own error, not the server's answer
                 raise Inconclusive(f"{cause}{self._log_note()}") from exc
             raise
@@ -384,6 +395,8 @@ class ServerPool:
             driver, stack = self._start(launch, mode=mode)
             self._fresh.append(stack)
             return driver
+        if launch in self._live and self._live[launch][0].closed:
+            self.discard(launch)  # its session ended under an earlier scenario
         if launch in self._live:
             self._live.move_to_end(launch)
             return self._live[launch][0]

@@ -67,6 +67,25 @@ def test_a_hang_every_time_is_inconclusive_never_a_verdict(tmp_path: Path) -> No
     assert "Incomplete run" in (tmp_path / "report" / "report.md").read_text()
 
 
+def test_a_server_that_ends_under_a_call_fails_and_only_there(tmp_path: Path) -> None:
+    """Over stdio a closed connection is the server's process ending: a failure, not a flake;
+    the scenarios after it get a new server."""
+    features = feature_subset(tmp_path / "features", ["tools_read.feature"])
+    run = run_kit(
+        _target(tmp_path, "exit"), tmp_path / "report", "--features", str(features),
+        "--workers", "1", "--time-scale", "1", "-k", "count",
+    )  # fmt: skip
+    outcomes = {s["scenario"]: s for s in run.report["scenarios"]}
+    failed = [s for s in outcomes.values() if s["outcome"] == "failed"]
+    assert len(failed) == 1, [s["scenario"] for s in failed]
+    assert "closed its stdio connection" in failed[0]["message"]
+    assert not failed[0]["retried"]
+    assert len(outcomes) > 1 and all(
+        s["outcome"] == "passed" for s in outcomes.values() if s is not failed[0]
+    )
+    assert run.returncode == 1, run.output[-2000:]
+
+
 @pytest.mark.parametrize(
     ("exc", "cause"),
     [
