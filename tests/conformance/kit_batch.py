@@ -10,6 +10,11 @@ kit scenario starts from freshly reset data anyway.
 
 Usage: ``python kit_batch.py JOBS.json`` (a list of ``{"target", "report_dir", "extra"}``);
 each run's terminal output and exit code land in its report directory.
+
+Ctrl-C (SIGINT, which a terminal sends the whole process group) ends the batch: pytest turns
+it into an interrupted session, the kit into exit 2, and the loop used to go on to its next
+run, so the suite kept waiting on its batches for minutes (issue 39). The first SIGINT now
+ends the batch after the run it interrupted, exit 130.
 """
 
 from __future__ import annotations
@@ -18,8 +23,10 @@ import contextlib
 import io
 import json
 import os
+import signal
 import sys
 from pathlib import Path
+from types import FrameType
 
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.server import BackgroundServer
@@ -27,6 +34,14 @@ from odoo_mcp_conformance.cli import main as kit
 from odoo_mcp_conformance.control import FakeOdooControl
 
 OUTPUT, EXIT = "kit-output.txt", "kit-exit"
+_interrupted = False
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    """Remember the interrupt, then interrupt as Python does (pytest ends its session)."""
+    global _interrupted
+    _interrupted = True
+    signal.default_int_handler(signum, frame)
 
 
 def run_batch(jobs: list[dict[str, object]]) -> None:
@@ -54,8 +69,15 @@ def run_batch(jobs: list[dict[str, object]]) -> None:
             report_dir.mkdir(parents=True, exist_ok=True)
             (report_dir / OUTPUT).write_text(out.getvalue())
             (report_dir / EXIT).write_text(str(code))
+            if _interrupted:
+                break
         control.close()
 
 
 if __name__ == "__main__":
-    run_batch(json.loads(Path(sys.argv[1]).read_text()))
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        run_batch(json.loads(Path(sys.argv[1]).read_text()))
+    except KeyboardInterrupt:  # between two runs
+        _interrupted = True
+    sys.exit(130 if _interrupted else 0)

@@ -101,22 +101,32 @@ def run_kits(
     once per process, not per run). Each is one process ping-ponging with its server and the
     fake; the longest should come first, and the shares alternate so each gets some.
     ``separately``: each run is its own ``odoo-mcp-conformance run`` process serving its own
-    fake, as a user runs it (a batch's runs use the worker's fake, so ``--workers`` is 1)."""
+    fake, as a user runs it (a batch's runs use the worker's fake, so ``--workers`` is 1).
+
+    Ctrl-C: the runs under way get the terminal's SIGINT (same process group) and end; the
+    runs still queued are cancelled (issue 39: a queued run started once a pool thread was
+    free, after the interrupt, and kept the suite waiting two minutes)."""
     if separately:
-        with ThreadPoolExecutor(workers) as pool:
+        pool = ThreadPoolExecutor(workers)
+        try:
             futures = {
                 name: pool.submit(run_kit, target, report_dir, *extra)
                 for name, (target, report_dir, extra) in jobs.items()
             }
             return {name: future.result() for name, future in futures.items()}
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     shares: list[list[str]] = [[] for _ in range(workers)]
     loads = [0.0] * workers
     for name in sorted(jobs, key=lambda n: -_cost(jobs[n])):  # longest first, to the least loaded
         least = loads.index(min(loads))
         shares[least].append(name)
         loads[least] += _cost(jobs[name])
-    with ThreadPoolExecutor(workers) as pool:
+    pool = ThreadPoolExecutor(workers)
+    try:
         done = list(pool.map(lambda share: _run_batch(share, jobs), [s for s in shares if s]))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return {name: run for batch in done for name, run in batch.items()}
 
 
