@@ -36,7 +36,7 @@ from odoo_mcp.config import (
     load_config,
     setting_descriptions,
 )
-from odoo_mcp.connection import ConnectionManager, OdooError
+from odoo_mcp.connection import ConnectionManager, OdooAuthenticationError, OdooError
 from odoo_mcp.plugins import discover, load
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.safety.blocklists import (
@@ -48,7 +48,16 @@ from odoo_mcp.safety.blocklists import (
 )
 from odoo_mcp.state import StateUnavailable, open_state, redacted
 
-__all__ = ["EXIT_CONFIG", "EXIT_FAILED", "config_from_args", "console", "exit_now", "main", "serve"]
+__all__ = [
+    "EXIT_CONFIG",
+    "EXIT_FAILED",
+    "config_from_args",
+    "console",
+    "exit_now",
+    "main",
+    "mcp_url",
+    "serve",
+]
 
 EXIT_FAILED: Final = 1
 EXIT_CONFIG: Final = 2
@@ -209,9 +218,28 @@ def _connection_failed(config: OdooMcpConfig, exc: Exception) -> int:
 
     exc = diagnose_start_failure(config.connection_settings(), exc) or exc
     reason = exc.message if isinstance(exc, OdooError) else f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, OdooAuthenticationError):
+        reason += f": {credentials_fix(config)}"
     url = config.describe()["odoo_url"]
     print(f"odoo-mcp: cannot connect to Odoo at {url}: {reason}", file=sys.stderr)
     return EXIT_FAILED
+
+
+def _named(field: str) -> str:
+    """A setting as a user sets it: its variable, and its flag when it has one."""
+    setting = SETTINGS[field]
+    return f"{setting.env[0]} ({setting.flag})" if setting.flag else setting.env[0]
+
+
+def credentials_fix(config: OdooMcpConfig) -> str:
+    """REQ-01-15, REQ-02-07: the settings to fix when Odoo refuses the login, as the unknown
+    database names ODOO_DB: the login and the secret(s) this configuration sent."""
+    secrets = [
+        _named(field)
+        for field in ("odoo_api_key", "odoo_password")
+        if getattr(config, field) is not None
+    ]
+    return f"check {_named('odoo_username')} and {' or '.join(secrets) or _named('odoo_api_key')}"
 
 
 LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -233,13 +261,25 @@ def configure_logging(level: str) -> None:
     root.setLevel(level.upper())
 
 
+def mcp_url(config: OdooMcpConfig) -> str:
+    """REQ-HTTP-01: the URL of the MCP endpoint ``--transport http`` serves (host, port, path;
+    an IPv6 host in brackets)."""
+    host = f"[{config.host}]" if ":" in config.host else config.host
+    return f"http://{host}:{config.port}{config.mcp_path}"
+
+
 def serve(
-    config: OdooMcpConfig, connection: ConnectionManager, *, own_process: bool = False
+    config: OdooMcpConfig,
+    connection: ConnectionManager,
+    *,
+    own_process: bool = False,
+    announce: bool = True,
 ) -> int:
     """REQ-01-14: config -> MCP server -> Odoo connection -> transport (stdio or http).
 
     ``own_process``: the process is this server's (the console script), so its garbage
-    collector is set for it (issue 30, ``gc_tuning``); a caller's process is left alone."""
+    collector is set for it (issue 30, ``gc_tuning``); a caller's process is left alone.
+    ``announce``: say on stderr where HTTP is served (the demo's banner says it already)."""
     state = open_state(config.state_url)  # issue 19: shared by the tools and the HTTP layer
     server = build_server(config, connection, state=state)  # configures logging at log_level
     configure_logging(config.log_level)
@@ -266,6 +306,12 @@ def serve(
                 from odoo_mcp.adapter.http import serve_http
                 from odoo_mcp.adapter.http.app import PortUnavailable
 
+                if announce:  # uvicorn given a bound socket logs no address: say it here
+                    print(
+                        f"odoo-mcp: serving MCP over streamable HTTP at {mcp_url(config)}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 try:
                     await serve_http(server, config, connection, state)
                 except PortUnavailable as exc:  # issue 29: the port and the fix, one line
@@ -286,9 +332,18 @@ def serve(
 MASK: Final = "****"
 
 
-def _shown(value: object) -> str:
+#: what an empty value of a setting means, where "(unset)" or "(empty)" would not say it
+_EMPTY_MEANS: Final = {"state_url": "(not set: this process's memory)"}
+
+
+def _shown(value: object, name: str | None = None) -> str:
+    """How ``check`` prints a value; an empty one says what it means, never a blank."""
+    if name in _EMPTY_MEANS and value in (None, ""):
+        return _EMPTY_MEANS[name]
     if value is None:
         return "(unset)"
+    if value == "":
+        return "(empty)"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
@@ -308,7 +363,8 @@ def configuration_lines(config: OdooMcpConfig) -> list[str]:
         if name in ("odoo_password", "odoo_api_key") and value is not None:
             value = MASK
         unset = not info.is_required() and getattr(config, name) == info.get_default()
-        lines.append(f"  {name:<{width}}  {_shown(value)}{'  (default)' if unset else ''}")
+        shown = _shown(value, name)
+        lines.append(f"  {name:<{width}}  {shown}{'  (default)' if unset else ''}")
     blocked = DEFAULT_MODEL_BLOCKLIST | EXTRA_DEFAULT_MODEL_BLOCKLIST
     lines += [
         "built-in, always in force (besides the lists above):",

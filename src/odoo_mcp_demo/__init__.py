@@ -23,9 +23,9 @@ from typing import Final
 from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
-from odoo_mcp.cli import EXIT_CONFIG, config_from_args, serve
+from odoo_mcp.cli import EXIT_CONFIG, cli_overrides, config_from_args, mcp_url, serve
 from odoo_mcp.cli import main as odoo_mcp_main
-from odoo_mcp.config import ENV_VARS, OdooMcpConfig
+from odoo_mcp.config import ENV_VARS, SETTINGS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.plugins import PluginCommand
 
@@ -60,8 +60,28 @@ def _without_connection(environ: Mapping[str, str]) -> dict[str, str]:
     return {key: value for key, value in environ.items() if key.upper() not in names}
 
 
+def _connection_options(args: argparse.Namespace) -> list[str]:
+    """The connection settings given on the command line (a flag or ``--set``), by flag."""
+    values, _ = cli_overrides(args)
+    return [
+        SETTINGS[field].flag or f"--set {field}" for field in _CONNECTION_FIELDS if field in values
+    ]
+
+
 def run_demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
-    """REQ-11-27: the configuration of ``serve`` with the fake Odoo as the connection."""
+    """REQ-11-27: the configuration of ``serve`` with the fake Odoo as the connection.
+
+    The connection's flags are refused (exit 2), not ignored: whoever types ``--odoo-url``
+    expects that Odoo, and the demo would silently serve its fake instead. The environment's
+    ODOO_* stay ignored: they are often set for ``serve`` already."""
+    given = _connection_options(args)
+    if given:
+        print(
+            f"odoo-mcp demo: {', '.join(given)}: the demo serves its own fake Odoo and takes "
+            "no Odoo connection settings; use `odoo-mcp serve` to connect to your Odoo.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
     fake = FakeOdoo(DEMO_VERSION)
     # the fake imitates Odoo's own log lines (e.g. XML-RPC deprecation): noise in a demo
     logging.getLogger("odoo").setLevel(logging.ERROR)
@@ -87,7 +107,7 @@ def run_demo(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
         config.connection_settings(), transport=transport, backoff=config.reconnect_backoff()
     )
     print(_banner(config), file=sys.stderr, flush=True)
-    return serve(config, connection)
+    return serve(config, connection, announce=False)  # the banner names the URL
 
 
 def _banner(config: OdooMcpConfig) -> str:
@@ -97,7 +117,7 @@ def _banner(config: OdooMcpConfig) -> str:
         f"mode {config.mode.value})"
     )
     if config.transport == "http":
-        url = f"http://{config.host}:{config.port}{config.mcp_path}"
+        url = mcp_url(config)
         entry = {"mcpServers": {"odoo-demo": {"type": "http", "url": url}}}
         return (
             f"odoo-mcp demo: MCP over streamable HTTP at {url} {about}, no authentication.\n"

@@ -7,16 +7,20 @@ process spoken to over stdio by the SDK's client, as an MCP client application w
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 import tomllib
 from importlib.metadata import EntryPoint, version
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
 
@@ -449,6 +453,7 @@ def test_check_prints_every_setting_in_force_with_secrets_masked(
     assert rows["audit_enabled"] == "false (default)"
     assert rows["audit_log_reads"] == "true"
     assert rows["audit_log_file"] == "(unset) (default)"
+    assert rows["state_url"] == "(not set: this process's memory) (default)"  # not a blank
     assert "  models read-only:  res.users" in out
     assert "ir.config_parameter" in out and "and every method starting with _" in out
 
@@ -502,3 +507,56 @@ def test_the_demo_over_http_says_so() -> None:
             process.wait(timeout=10)
     assert f"streamable HTTP at http://127.0.0.1:{port}/mcp" in banner, banner
     assert "stdio" not in banner
+
+
+@pytest.mark.wire
+def test_serve_over_http_says_where_it_listens(fake_odoo_server: FakeOdoo) -> None:
+    """REQ-HTTP-01: uvicorn, given a bound socket, logs no address: ``serve --transport http``
+    names the MCP endpoint's URL (host, port, path) on stderr, as the demo's banner does."""
+    port = free_port()
+    command = [sys.executable, "-m", "odoo_mcp", "serve", "--transport", "http"]
+    command += ["--port", str(port), "--path", "/odoo-mcp", "--log-level", "warning"]
+    environ = {**os.environ, "ODOO_URL": fake_odoo_server.url, "ODOO_DB": "demo"}
+    environ.update(ODOO_USERNAME="admin", ODOO_API_KEY=ADMIN_API_KEY)
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(
+            command, env=environ, stderr=stderr, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while process.poll() is None and time.monotonic() < deadline:
+                with contextlib.suppress(httpx2.TransportError):
+                    if httpx2.get(f"http://127.0.0.1:{port}/health", timeout=1).is_success:
+                        break
+                time.sleep(0.1)
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+        stderr.seek(0)
+        said = stderr.read().decode(errors="replace")
+    assert f"streamable HTTP at http://127.0.0.1:{port}/odoo-mcp" in said, said
+
+
+@pytest.mark.wire
+@pytest.mark.parametrize(
+    ("secret", "named"), [("ODOO_API_KEY", "ODOO_API_KEY"), ("ODOO_PASSWORD", "ODOO_PASSWORD")]
+)
+def test_refused_credentials_name_the_settings_to_fix(
+    fake_odoo_server: FakeOdoo, capsys: pytest.CaptureFixture[str], secret: str, named: str
+) -> None:
+    """REQ-01-15, REQ-02-07: a refused login says which settings to check, as an unknown
+    database names ODOO_DB."""
+    environ = {"ODOO_URL": fake_odoo_server.url, "ODOO_DB": "demo", secret: "wrong"}
+    assert main(["check", "--odoo-username", "admin"], environ=environ) == EXIT_FAILED
+    err = capsys.readouterr().err
+    assert "refused" in err and "check ODOO_USERNAME (--odoo-username) and " in err, err
+    assert err.rstrip().endswith(named), err
+
+
+def test_the_demo_refuses_odoo_connection_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo serves its own fake Odoo: connection flags (or --set) are refused with exit 2
+    and a pointer to ``serve``, not silently ignored."""
+    argv = ["demo", "--odoo-url", "http://odoo.example", "--set", "odoo_db=prod"]
+    assert main(argv, environ={}) == EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert "--odoo-url, --odoo-db:" in err and "`odoo-mcp serve`" in err, err

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS
 
 from fake_odoo.handle import FakeOdoo
 from mcp_servers import fake_server
@@ -124,3 +127,32 @@ async def test_prompts_hide_blocked_fields() -> None:
         text = await _prompt(name, {"model_name": "res.partner", "query": "acme"},
                              field_blocklist="email,phone", mode="full")  # fmt: skip
         assert not re.search(r"\b(email|phone)\b", text), name
+
+
+async def test_model_guide_lists_the_fields_odoo_fills_in_after_those_to_give() -> None:
+    """REQ-06-19: sale.order's name ("New"), date, company and picking policy have defaults
+    (default_get): listed apart, after the required fields the caller must give."""
+    text = await _prompt("odoo_model_guide", {"model_name": "sale.order"})
+    fields = text.split("Key fields:")[0]
+    must, defaulted = fields.split("Required, with a default (filled in when left out):")
+    must = must.split("Required when creating:")[1]
+    assert "- partner_id (many2one -> res.partner)" in must
+    assert "- name (" not in must and "- company_id (" not in must
+    assert '- name (char): Order Reference (default "New")' in defaulted
+    assert "- company_id (" in defaulted and "- partner_id (" not in defaulted
+
+
+async def test_an_unknown_prompt_is_logged_as_a_prompt_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """REQ-06-17..21, REQ-10-19: an unknown prompt stays -32602 on the wire (MCP's code for
+    an invalid prompt name, decision 27), with a prompt's code, in the log as in ``data``."""
+    caplog.set_level(logging.WARNING, logger="odoo_mcp.errors")
+    async with Client(fake_server(FakeOdoo("19.0")), mode="legacy") as client:
+        with pytest.raises(MCPError) as caught:
+            await client.get_prompt("odoo_no_such_prompt", {})
+    assert caught.value.code == INVALID_PARAMS
+    assert isinstance(caught.value.data, dict) and caught.value.data["code"] == "INVALID_PROMPT"
+    (record,) = [r for r in caplog.records if r.name == "odoo_mcp.errors"]
+    assert "validation INVALID_PROMPT (unknown prompt odoo_no_such_prompt" in record.getMessage()
+    assert "RESOURCE" not in record.getMessage()

@@ -9,7 +9,7 @@ from odoo_mcp.errors.categories import ErrorCategory, ErrorCode
 from odoo_mcp.errors.response import ErrorResponse, ToolError
 from odoo_mcp.errors.suggestions import FIELDS_GET
 
-__all__ = ["invalid_params_response", "invalid_request"]
+__all__ = ["invalid_params_response", "invalid_prompt", "invalid_request"]
 
 
 def invalid_params_response(tool: str, error: ValidationError) -> ErrorResponse:
@@ -42,4 +42,16 @@ def invalid_request(message: str) -> ToolError:
         message,
         suggestion="resources/list and resources/templates/list show the valid URIs; "
         "prompts/list the prompts and their arguments.",
+    )
+
+
+def invalid_prompt(message: str) -> ToolError:
+    """REQ-06-17..21: a prompt name prompts/list does not show, or a missing argument.
+
+    The same -32602 on the wire as a bad resource URI (MCP's answer to an invalid prompt
+    name; decision 27), but its own code, so the log does not read as a resource failure."""
+    return ToolError(
+        "INVALID_PROMPT",
+        message,
+        suggestion="prompts/list shows the prompts and their arguments.",
     )

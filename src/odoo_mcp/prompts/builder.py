@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from odoo_mcp.context import ServerContext
-from odoo_mcp.errors.params import invalid_request
+from odoo_mcp.errors.params import invalid_prompt
 from odoo_mcp.prompts.guides import domain_help, overview
 from odoo_mcp.prompts.model_guides import create_record, model_guide, search_help
 
@@ -66,11 +66,11 @@ PROMPTS: Final = (
 
 async def render_prompt(rc: ServerContext, name: str, args: Mapping[str, str]) -> str:
     """REQ-06-17..21: the prompt's text; an unknown name or a missing argument is
-    INVALID_RESOURCE (-32602)."""
+    INVALID_PROMPT (-32602)."""
     spec = next((p for p in PROMPTS if p.name == name), None)
     if spec is None:
-        raise invalid_request(f"unknown prompt {name}; see prompts/list")
+        raise invalid_prompt(f"unknown prompt {name}; see prompts/list")
     missing = [arg for arg, _ in spec.arguments if not (args.get(arg) or "").strip()]
     if missing:
-        raise invalid_request(f"prompt {name} needs the argument(s) {', '.join(missing)}")
+        raise invalid_prompt(f"prompt {name} needs the argument(s) {', '.join(missing)}")
     return await spec.render(rc, args)

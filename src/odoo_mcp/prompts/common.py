@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from odoo_mcp.connection import OdooError
 from odoo_mcp.context import ServerContext
-from odoo_mcp.errors.params import invalid_request
+from odoo_mcp.errors.params import invalid_prompt
 from odoo_mcp.registry import FieldInfo
 from odoo_mcp.safety import Operation
 
@@ -20,6 +21,7 @@ __all__ = [
     "describe_field",
     "example_value",
     "model_argument",
+    "odoo_defaults",
     "registered_tools",
     "required_fields",
     "visible_fields",
@@ -66,7 +68,7 @@ def model_argument(rc: ServerContext, args: Mapping[str, str]) -> str:
     """REQ-06-22: the ``model_name`` argument, refused when the policy blocks the model."""
     model = (args.get("model_name") or "").strip()
     if not model:
-        raise invalid_request("the prompt needs the argument model_name, e.g. sale.order")
+        raise invalid_prompt("the prompt needs the argument model_name, e.g. sale.order")
     rc.policy.check_operation(Operation.READ, model)
     return model
 
@@ -100,3 +102,18 @@ def example_value(info: FieldInfo) -> object:
 def required_fields(fields: Mapping[str, FieldInfo]) -> list[str]:
     """The fields a create must give (required, not read-only)."""
     return [n for n, f in fields.items() if f.required and not f.readonly]
+
+
+async def odoo_defaults(rc: ServerContext, model: str, names: list[str]) -> dict[str, object]:
+    """REQ-06-19/20: the values Odoo fills in (``default_get``) for those of ``names`` that
+    have one; False is no default (a required field left False is refused). Nothing when
+    Odoo will not tell: the guide then lists every required field as one to give."""
+    if not names:
+        return {}
+    try:
+        found = await rc.odoo.execute_kw(model, "default_get", [names])
+    except OdooError:
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {n: v for n, v in found.items() if v is not None and v is not False}

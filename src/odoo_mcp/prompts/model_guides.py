@@ -16,6 +16,7 @@ from odoo_mcp.prompts.common import (
     describe_field,
     example_value,
     model_argument,
+    odoo_defaults,
     registered_tools,
     required_fields,
     visible_fields,
@@ -118,6 +119,24 @@ def _tips(model: str, fields: Mapping[str, FieldInfo], flow: Workflow | None) ->
     return [f"- {tip}" for tip in tips]
 
 
+async def _required(
+    rc: ServerContext, model: str, fields: Mapping[str, FieldInfo], required: list[str]
+) -> list[str]:
+    """REQ-06-19: the required fields the caller must give, then those Odoo fills in by
+    default: listing a defaulted one as a must would have the LLM invent a value for it."""
+    defaults = await odoo_defaults(rc, model, required)
+    lines = ["Required when creating:"]
+    lines += [describe_field(n, fields[n]) for n in required if n not in defaults] or ["- (none)"]
+    if defaults:
+        lines.append("Required, with a default (filled in when left out):")
+        lines += [
+            f"{describe_field(n, fields[n])} (default {json.dumps(defaults[n], default=str)})"
+            for n in required
+            if n in defaults
+        ]
+    return lines
+
+
 async def model_guide(rc: ServerContext, args: Mapping[str, str]) -> str:
     """REQ-06-19: the model and its description, fields grouped (required, key, other), the
     state machine, common operations with key filters, related models and tips."""
@@ -130,8 +149,8 @@ async def model_guide(rc: ServerContext, args: Mapping[str, str]) -> str:
     flow = workflow_for(model, version.major if version else None)
     tools = registered_tools(rc)
     description = await _description(rc, model)
-    lines = [f"# Guide: {model} ({description})", "", "## Fields", "Required when creating:"]
-    lines += [describe_field(n, fields[n]) for n in required] or ["- (none)"]
+    lines = [f"# Guide: {model} ({description})", "", "## Fields"]
+    lines += await _required(rc, model, fields, required)
     lines += ["Key fields:"] + [describe_field(n, fields[n]) for n in key if n in fields]
     lines += ["Other fields (first 25):"] + [describe_field(n, fields[n]) for n in others]
     lines += _states(model, fields, flow, tools)
@@ -170,6 +189,7 @@ async def create_record(rc: ServerContext, args: Mapping[str, str]) -> str:
     ][:6]
     defaults = await rc.odoo.execute_kw(model, "default_get", [required + common])
     defaults = defaults if isinstance(defaults, dict) else {}
+    required.sort(key=lambda n: n in defaults)  # what the caller must give comes first
     lines = [f"# Creating a {model} record", "", "## Required fields"]
     lines += [
         describe_field(n, fields[n], with_help=True) + (" (has a default)" if n in defaults else "")
