@@ -215,8 +215,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     backend.add_argument("--fake-url", help="use a running fake Odoo instead of serving one")
     backend.add_argument(
         "--odoo-url",
-        help="run against a real Odoo (with --odoo-db, and the users from ODOO_MCP_KIT_ADMIN_* "
-        "and ODOO_MCP_KIT_USER_*): scenarios needing the fake's control are not applicable",
+        help="run against a real Odoo (with --odoo-db; an admin from ODOO_MCP_KIT_ADMIN_LOGIN and "
+        "ODOO_MCP_KIT_ADMIN_API_KEY or ODOO_MCP_KIT_ADMIN_PASSWORD, an ordinary user from "
+        "ODOO_MCP_KIT_USER_LOGIN and ODOO_MCP_KIT_USER_API_KEY or ODOO_MCP_KIT_USER_PASSWORD): "
+        "scenarios needing the fake's control are not applicable",
     )
     run.add_argument("--odoo-db", help="with --odoo-url: the database the scenarios use")
     run.add_argument(

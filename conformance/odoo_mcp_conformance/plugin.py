@@ -81,8 +81,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--kit-odoo-url",
         default="",
-        help="a real Odoo instead of the fake (its users from ODOO_MCP_KIT_* variables): "
-        "scenarios that need the fake's control are not applicable",
+        help="a real Odoo instead of the fake (its users from the variables of "
+        "real_odoo.ENVIRONMENT): scenarios that need the fake's control are not applicable",
     )
     group.addoption("--kit-odoo-db", default="", help="with --kit-odoo-url: the database")
     group.addoption("--kit-results", default="", help="write raw scenario results (JSON) here")

@@ -178,7 +178,7 @@ class RealOdoo:
         *,
         timeout: float = 30.0,
     ) -> RealOdoo:
-        """The users from ``ODOO_MCP_KIT_{ADMIN,USER}_{LOGIN,PASSWORD,API_KEY}``; a
+        """The users from the variables of :data:`ENVIRONMENT`; a
         ``ValueError`` names every missing variable."""
         missing: list[str] = []
         users: dict[str, Credentials] = {}

@@ -3,11 +3,11 @@ that judge them (run side by side: each keeps about one core busy)."""
 
 from __future__ import annotations
 
-import os
 import sys
 import xmlrpc.client
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from kit_runs import ROOT, Job, KitRun, feature_subset, run_kits
@@ -46,13 +46,15 @@ class ServedOdoo:
     db: str
     #: what the kit's runs must leave as they found it
     snapshot: dict[str, list[tuple[int, str]]]
+    #: the kit's variables naming its admin and ordinary user (real_odoo.ENVIRONMENT)
+    users: dict[str, str]
 
     def records(self, model: str) -> list[tuple[int, str]]:
         """Every record of ``model`` (archived too) as (id, write_date), over XML-RPC."""
         admin = ENVIRONMENT["admin"]
         with xmlrpc.client.ServerProxy(f"{self.url}/xmlrpc/2/object") as proxy:
             rows = proxy.execute_kw(
-                self.db, 2, os.environ[admin["api_key"]], model, "search_read", [[]],
+                self.db, 2, self.users[admin["api_key"]], model, "search_read", [[]],
                 {"fields": ["write_date"], "context": {"active_test": False}},
             )  # fmt: skip
         assert isinstance(rows, list)
@@ -61,14 +63,16 @@ class ServedOdoo:
 
 @pytest.fixture(scope="session")
 def real_odoo() -> Iterator[ServedOdoo]:
-    """The fake as a real Odoo, its users given to the kit as an implementer gives theirs."""
+    """The fake as a real Odoo; its users go to the kit as an implementer gives theirs
+    (``users``: the environment of the kit run, set only around it: the suite's other
+    servers must not inherit them)."""
     fake = FakeOdoo("19.0", control=False)
-    with BackgroundServer(fake) as served, pytest.MonkeyPatch.context() as env:
-        for user, names in ENVIRONMENT.items():
-            creds = fake.credentials()[user]
-            env.setenv(names["login"], user)
-            env.setenv(names["api_key"], creds["api_key"])
-        served_odoo = ServedOdoo(served.url, fake.db.name, {})
+    users = {}
+    for user, names in ENVIRONMENT.items():
+        users[names["login"]] = user
+        users[names["api_key"]] = str(fake.credentials()[user]["api_key"])
+    with BackgroundServer(fake) as served:
+        served_odoo = ServedOdoo(served.url, fake.db.name, {}, users)
         for model in REAL_ODOO_MODELS:
             served_odoo.snapshot[model] = served_odoo.records(model)
         yield served_odoo
@@ -77,6 +81,15 @@ def real_odoo() -> Iterator[ServedOdoo]:
 @pytest.fixture(scope="session")
 def full_runs(tmp_path_factory: pytest.TempPathFactory, real_odoo: ServedOdoo) -> dict[str, KitRun]:
     real = tmp_path_factory.mktemp("kit-real-odoo")
+    with pytest.MonkeyPatch.context() as env:  # the real-Odoo run's users, for its run only
+        for name, value in real_odoo.users.items():
+            env.setenv(name, value)
+        return _full_runs(tmp_path_factory, real_odoo, real)
+
+
+def _full_runs(
+    tmp_path_factory: pytest.TempPathFactory, real_odoo: ServedOdoo, real: Path
+) -> dict[str, KitRun]:
     return run_kits(
         {
             "reference@real-odoo": (

@@ -15,17 +15,20 @@ REFERENCE = ROOT / "conformance" / "targets" / "reference.toml"
 #: where issue 38's loaded runs saw false verdicts: a start-up refusal counted as a start
 #: (REQ-11-28/29, REQ-01-24), Odoo too slow for a server's start-up (REQ-10-08/15)
 FLIPPED = ("configuration.feature", "errors_network.feature")
+#: in those files, the scenarios that flipped: refusals to start, a signal during a call, an
+#: Odoo that answers too late (the CI-cheap form: the full run is ``tox -e kit-load``)
+SELECTED = "stops_the_start or every_problem or call_in_flight or does_not_answer_in_time"
 
 
 def test_the_kit_under_cpu_load_fails_nothing_on_the_reference(tmp_path: Path) -> None:
     features = feature_subset(tmp_path / "features", FLIPPED)
     with burners() as count:
-        run = run_kit(REFERENCE, tmp_path / "report", "--features", str(features))
+        run = run_kit(REFERENCE, tmp_path / "report", "--features", str(features), "-k", SELECTED)
     report = run.report
     failed = [s for s in report["scenarios"] if s["outcome"] == "failed"]
     lost = [s for s in report["scenarios"] if s["outcome"] == "inconclusive"]
     assert not failed, (count, [f"{s['scenario']}: {s['message'][:300]}" for s in failed])
     assert run.returncode in (0, 3), run.output[-2000:]  # 3: inconclusive, never a verdict
     assert report["time_scale"] > 1.0  # the run saw the load and waited accordingly
-    assert len(report["scenarios"]) >= 20
+    assert len(report["scenarios"]) >= 8
     print(f"under {count} burners: scale {report['time_scale']}, {len(lost)} inconclusive")
