@@ -215,6 +215,29 @@ class OdooMcpConfig(BaseSettings):
     """The MCP endpoint's URL as clients reach it (behind a proxy or in a container, e.g.
     https://mcp.example.com/mcp): its host is accepted by DNS-rebinding protection and it is
     what the server advertises."""
+    oauth: Annotated[Literal["on", "off"], Lowered, Setting(_M + "OAUTH", flag="--oauth")] = "off"
+    """HTTP: the server is also an OAuth 2.1 authorization server (dynamic client
+    registration, PKCE, a sign-in page asking for the Odoo login and password or API key), so
+    that claude.ai, ChatGPT and other connectors sign in as their user's own Odoo identity;
+    Bearer API keys keep working. Needs oauth_secret, and public_url off loopback."""
+    oauth_secret: Annotated[str, Setting(_M + "OAUTH_SECRET")] = Field(
+        default="",
+        repr=False,  # no flag: a secret
+    )
+    """The server's OAuth secret (at least 32 characters, the same on every replica): the
+    encryption key of the stored Odoo credentials and tokens is derived from it."""
+    oauth_access_lifetime: Annotated[int, Setting(_M + "OAUTH_ACCESS_LIFETIME")] = Field(
+        default=600, gt=0
+    )
+    """Seconds an OAuth access token is valid."""
+    oauth_refresh_lifetime: Annotated[int, Setting(_M + "OAUTH_REFRESH_LIFETIME")] = Field(
+        default=30 * 24 * 3600, gt=0
+    )
+    """Seconds an OAuth refresh token is valid (each use replaces it with a new one)."""
+    oauth_code_lifetime: Annotated[int, Setting(_M + "OAUTH_CODE_LIFETIME")] = Field(
+        default=60, gt=0
+    )
+    """Seconds an OAuth authorization code is valid (it is also single use)."""
     allowed_hosts: Annotated[Names, Setting(_M + "ALLOWED_HOSTS")] = ()
     """More Host header values the HTTP transport accepts (host or host:port,
     comma-separated); loopback names and the public_url host are always accepted."""
@@ -376,6 +399,7 @@ class OdooMcpConfig(BaseSettings):
         values = dict(self)
         problems = name_problems(INDEX, type(self).model_fields, values)
         problems += cross_field_problems(INDEX, values)
+        problems += oauth_problems(values)
         if problems:
             raise ValueError("; ".join(problems))
         return self
@@ -411,8 +435,13 @@ class OdooMcpConfig(BaseSettings):
     def http_auth_enabled(self) -> bool:
         """REQ-HTTP-18: per-caller Bearer authentication, on by default off loopback."""
         if self.http_auth == "auto":
-            return self.host not in LOOPBACK_HOSTS
+            return self.oauth_enabled or self.host not in LOOPBACK_HOSTS
         return self.http_auth == "on"
+
+    @property
+    def oauth_enabled(self) -> bool:
+        """OAuth sign-in on the HTTP transport (opt-in; it implies authentication)."""
+        return self.oauth == "on"
 
     def safety_policy(self) -> SafetyPolicy:
         """REQ-11-03: the policy the tools enforce."""
@@ -453,6 +482,7 @@ class OdooMcpConfig(BaseSettings):
             data[name] = "********" if getattr(self, name) is not None else None
         data["odoo_url"] = _without_userinfo(self.odoo_url)
         data["state_url"] = redacted(self.state_url)
+        data["oauth_secret"] = "********" if self.oauth_secret else ""
         data["env_vars"] = {name: list(names) for name, names in ENV_VARS.items()}
         return data
 
@@ -473,6 +503,48 @@ SETTINGS: Final[Mapping[str, Setting]] = _declarations(OdooMcpConfig.model_field
 INDEX: Final = SettingsIndex(SETTINGS)
 #: REQ-11-25: field -> its environment variables, canonical name first (decision 4).
 ENV_VARS: Final[Mapping[str, tuple[str, ...]]] = {name: s.env for name, s in SETTINGS.items()}
+
+
+#: the shortest OAuth secret accepted: 32 characters (a 256-bit key's worth of hex is 64)
+OAUTH_SECRET_MIN: Final = 32
+
+
+def oauth_problems(values: Mapping[str, Any]) -> list[str]:
+    """What makes ``oauth`` on unusable: no (or a short) secret, authentication turned off,
+    or no issuer URL a client can reach (never the secret itself)."""
+    if values.get("oauth") != "on":
+        return []
+    problems: list[str] = []
+    secret = str(values.get("oauth_secret") or "")
+    if len(secret) < OAUTH_SECRET_MIN:
+        said = "is not set" if not secret else f"has {len(secret)} characters"
+        problems.append(
+            f"oauth on (ODOO_MCP_OAUTH) needs ODOO_MCP_OAUTH_SECRET of at least "
+            f"{OAUTH_SECRET_MIN} characters (it {said}): generate one with "
+            "`python -c 'import secrets; print(secrets.token_hex(32))'`, the same on every "
+            "replica"
+        )
+    if values.get("http_auth") == "off":
+        problems.append(
+            "oauth on (ODOO_MCP_OAUTH) needs authentication: http_auth (ODOO_MCP_HTTP_AUTH) "
+            "cannot be off"
+        )
+    public = values.get("public_url")
+    host = str(values.get("host", "127.0.0.1"))
+    if public:
+        parts = urlsplit(str(public))
+        local = parts.hostname in LOOPBACK_HOSTS
+        if parts.scheme != "https" and not (parts.scheme == "http" and local):
+            problems.append(
+                "oauth on (ODOO_MCP_OAUTH) needs an https:// public_url (ODOO_MCP_PUBLIC_URL): "
+                "OAuth 2.1 clients refuse an authorization server over plain HTTP"
+            )
+    elif host not in LOOPBACK_HOSTS:
+        problems.append(
+            "oauth on (ODOO_MCP_OAUTH) off loopback needs public_url (ODOO_MCP_PUBLIC_URL), "
+            "the https:// URL clients reach the MCP endpoint at: it is the OAuth issuer"
+        )
+    return problems
 
 
 def _without_userinfo(url: str) -> str:
@@ -503,7 +575,13 @@ def load_config(
     raw, origins, problems = gather(INDEX, cli, env, config_path)
     values, field_problems = validate_fields(INDEX, OdooMcpConfig.model_fields, raw, origins)
     names = name_problems(INDEX, OdooMcpConfig.model_fields, values, origins)
-    problems = [*problems, *field_problems, *names, *cross_field_problems(INDEX, values)]
+    problems = [
+        *problems,
+        *field_problems,
+        *names,
+        *cross_field_problems(INDEX, values),
+        *oauth_problems(values),
+    ]
     if problems:
         raise ConfigError(problems)
     # Every field is given, so the environment source cannot override anything here.

@@ -31,7 +31,9 @@ from odoo_mcp_conformance.settings import SPEC_SETTINGS, Kind
 from odoo_mcp_conformance.steps.common import setting_value
 
 ROOT = Path(__file__).resolve().parents[2]
-BASE = {"ODOO_URL": "http://odoo.test:8069", "ODOO_DB": "demo", "ODOO_API_KEY": "k-123"}
+#: (an OAuth secret too: the ``oauth`` sample turns it on, which needs one)
+BASE = {"ODOO_URL": "http://odoo.test:8069", "ODOO_DB": "demo", "ODOO_API_KEY": "k-123",
+        "ODOO_MCP_OAUTH_SECRET": "s" * 32}  # fmt: skip
 FIELDS = OdooMcpConfig.model_fields
 #: REQ-11-25 rows the server does not offer, and why (every other row is a field).
 NOT_BUILT = {"deep_search_max_depth": "deep_search is SPEC-08, not built"}
@@ -48,7 +50,7 @@ SAMPLES = {
     "search_max_limit": "900", "field_blocklist": "ab, cd",
     "state_url": "redis://127.0.0.1:6379/0", "method_blocklist": "copy, action_done",
     "enabled_toolsets": "core, contracts", "disabled_toolsets": "contracts",
-    "trusted_proxies": "10.0.0.5, 10.1.0.0/16",
+    "trusted_proxies": "10.0.0.5, 10.1.0.0/16", "oauth": "On",
 }  # fmt: skip
 
 

@@ -15,8 +15,8 @@ import contextlib
 import errno
 import os
 import socket
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import anyio
@@ -26,7 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 
 from odoo_mcp.adapter.http import limits
 from odoo_mcp.adapter.http.auth import BearerAuth, CallerConnections
@@ -36,6 +36,9 @@ from odoo_mcp.adapter.stdio import DRAIN_SECONDS
 from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.state import SharedState, StateUnavailable, open_state
+
+if TYPE_CHECKING:
+    from odoo_mcp.adapter.http.oauth import OAuthServer, OAuthStore
 
 __all__ = ["PortUnavailable", "bind_port", "build_http_app", "serve_http", "transport_security"]
 
@@ -74,6 +77,9 @@ def build_http_app(
     *,
     callers: CallerConnections | None = None,
     state: SharedState | None = None,
+    oauth_store: OAuthStore | None = None,
+    oauth_clock: Callable[[], float] | None = None,
+    base_url: str | None = None,
 ) -> Starlette:
     """REQ-HTTP-01, REQ-01-10, REQ-HTTP-11, REQ-HTTP-19, REQ-HTTP-21 (stateful unless
     ``stateless_http``): the MCP endpoint and the health check,
@@ -93,6 +99,13 @@ def build_http_app(
     turns each request's Bearer token into its caller's Odoo connection; refused tokens,
     failing addresses and session owners are kept in ``state`` (issue 19: the configured
     ``state_url`` when none is given).
+
+    With ``oauth`` on, the server is also its own OAuth authorization server
+    (``odoo_mcp.adapter.http.oauth``): its routes sit beside the MCP endpoint, and an access
+    token is accepted there as its signed-in Odoo user. ``oauth_store`` (the records; else from
+    ``state_url``), ``oauth_clock`` and ``base_url`` (this server's URL when no ``public_url``
+    is set: the issuer) are for the tests and ``serve_http``. The app's ``state.oauth`` is the
+    ``OAuthServer``.
     """
     mcp_app: Any = server.streamable_http_app(
         streamable_http_path=config.mcp_path,
@@ -110,6 +123,8 @@ def build_http_app(
     # issue 26: the early middleware reads bodies before the SDK, so it holds the SDK's limit
     limit = server.session_manager.max_request_body_size
     mcp_app = EarlyMethods(mcp_app, mcp_path=config.mcp_path, max_body_size=limit)
+    oauth: OAuthServer | None = None
+    auth_routes: list[BaseRoute] = []
     if config.http_auth_enabled:
         callers = callers or CallerConnections(
             config.connection_settings(),
@@ -117,7 +132,13 @@ def build_http_app(
             backoff=config.reconnect_backoff(),
             state=open_state(config.state_url) if state is None else state,
         )
-        mcp_app = BearerAuth(mcp_app, callers, mcp_path=config.mcp_path)
+        if config.oauth_enabled:
+            from odoo_mcp.adapter.http.oauth import OAuthServer  # only when used
+
+            extra: dict[str, Any] = {} if oauth_clock is None else {"clock": oauth_clock}
+            oauth = OAuthServer(config, callers, store=oauth_store, base_url=base_url, **extra)
+            auth_routes = oauth.routes()
+        mcp_app = BearerAuth(mcp_app, callers, mcp_path=config.mcp_path, oauth=oauth)
 
     async def health(_request: Request) -> JSONResponse:
         """REQ-HTTP-19, REQ-HTTP-12 (decision 33): liveness and the Odoo connection's state,
@@ -133,7 +154,9 @@ def build_http_app(
             "odoo": str(info.state.value),
             "odoo_version": info.odoo_version,
             "endpoint": config.public_url or config.mcp_path,
-            "auth": "bearer" if config.http_auth_enabled else "none",
+            "auth": (
+                "oauth" if oauth is not None else "bearer" if config.http_auth_enabled else "none"
+            ),
         }
         shared = state if state is not None else callers.state if callers is not None else None
         answered = shared is None
@@ -158,11 +181,15 @@ def build_http_app(
         finally:
             if callers is not None:
                 await callers.close()
+            if oauth is not None:
+                await oauth.close()
 
-    return Starlette(
-        routes=[Route("/health", health, methods=["GET"]), Mount("/", app=mcp_app)],
+    app = Starlette(
+        routes=[Route("/health", health, methods=["GET"]), *auth_routes, Mount("/", app=mcp_app)],
         lifespan=lifespan,
     )
+    app.state.oauth = oauth
+    return app
 
 
 async def serve_http(
@@ -187,7 +214,10 @@ async def serve_http(
     except PortUnavailable:
         await connection.close()
         raise  # the command line says it in one line (cli.serve)
-    app = build_http_app(server, config, connection, state=state)
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in str(host) else str(host)
+    base_url = None if config.host in ("0.0.0.0", "::") else f"http://{shown}:{port}"
+    app = build_http_app(server, config, connection, state=state, base_url=base_url)
     trusted = limits.trusted_proxies(config.trusted_proxies, os.environ)
     uv = uvicorn.Server(
         uvicorn.Config(

@@ -40,7 +40,7 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import anyio
 from pydantic import SecretStr
@@ -52,7 +52,13 @@ from odoo_mcp.connection.errors import OdooConnectionError
 from odoo_mcp.connection.settings import ConnectionSettings
 from odoo_mcp.state import FailureLimits, MemoryState, Refusal, SharedState, StateUnavailable
 
-__all__ = ["BearerAuth", "CallerConnections", "CallerRefused", "FailedAuthentications"]
+__all__ = [
+    "BearerAuth",
+    "CallerConnections",
+    "CallerRefused",
+    "FailedAuthentications",
+    "OAuthTokens",
+]
 
 logger = logging.getLogger("odoo_mcp.http.auth")
 
@@ -124,6 +130,18 @@ class FailedAuthentications:
             await self._state.authentication_succeeded(address)
 
 
+def _login_digest(login: str, secret: str) -> str:
+    """The connection map's key of a login and secret: never a token's (a NUL separates)."""
+    return hashlib.sha256(b"login\0" + login.encode() + b"\0" + secret.encode()).hexdigest()
+
+
+def _login_settings(settings: ConnectionSettings, login: str, secret: str) -> ConnectionSettings:
+    """A login with its password or API key: tried as a key first, then as a password (the
+    connection layer's own order), so a sign-in form takes either."""
+    value = SecretStr(secret)
+    return settings.model_copy(update={"username": login, "password": value, "api_key": value})
+
+
 def _split_token(token: str) -> tuple[str | None, str]:
     """``login:apikey`` or a bare key. Odoo keys are hex, so a colon marks a login."""
     login, sep, key = token.rpartition(":")
@@ -176,6 +194,46 @@ class CallerConnections:
             )
         # the map is keyed by a digest: no API key stays in memory as a dict key
         digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+        login, key = _split_token(token)
+        return await self._resolve(digest, login, key, address)
+
+    async def resolve_login(self, login: str, secret: str, address: str | None = None) -> Caller:
+        """REQ-HTTP-13: the connection of an Odoo login and its password or API key (the OAuth
+        sign-in's credential), authenticated as ``resolve`` does a token, with the same
+        connection reuse, refusal memory and failed-authentication limit per ``address``. Unlike a
+        token, the secret may hold any character (a colon in a password)."""
+        if not login or not secret:
+            raise CallerRefused(401, "invalid_request", "The login and the password are required")
+        digest = _login_digest(login, secret)
+        return await self._resolve(digest, login, secret, address, password=True)
+
+    async def check_login(self, login: str, secret: str) -> bool:
+        """Whether Odoo still accepts a login and secret, asked now (a fresh authentication,
+        not a kept connection); False also forgets the kept connection. Odoo unreachable is
+        not a refusal (True)."""
+        manager = self._connect(_login_settings(self._settings, login, secret))
+        try:
+            await manager.connect()
+        except OdooConnectionError:
+            return True
+        except OdooError:
+            found = self._callers.pop(_login_digest(login, secret), None)
+            if found is not None:
+                await found.connection.close()
+            return False
+        finally:
+            await manager.close()
+        return True
+
+    async def _resolve(
+        self,
+        digest: str,
+        login: str | None,
+        key: str,
+        address: str | None,
+        *,
+        password: bool = False,
+    ) -> Caller:
         found = self._callers.get(digest)
         if found is not None:
             self._callers.move_to_end(digest)
@@ -188,7 +246,7 @@ class CallerConnections:
             async with lock:
                 found = self._callers.get(digest)
                 if found is None:
-                    manager = await self._authenticate(token, digest, address)
+                    manager = await self._authenticate(login, key, digest, address, password)
                     found = Caller(manager, manager.uid)
                     self._callers[digest] = found
                     await self._evict()
@@ -196,13 +254,14 @@ class CallerConnections:
             self._locks.pop(digest, None)
         return found
 
-    def _manager_for(self, token: str) -> tuple[str | None, ConnectionManager]:
-        """The token's login (if it names one) and a not yet connected manager for it."""
-        login, key = _split_token(token.strip())
+    def _manager_for(self, login: str | None, key: str, password: bool) -> ConnectionManager:
+        """A not yet connected manager for a login (if any) and its key (or password)."""
+        if password and login:
+            return self._connect(_login_settings(self._settings, login, key))
         settings = self._settings.model_copy(
             update={"username": login, "password": None, "api_key": SecretStr(key)}
         )
-        return login, self._connect(settings)
+        return self._connect(settings)
 
     async def _recall_refusal(self, digest: str) -> None:
         """A token Odoo refused a moment ago is refused again without an Odoo call."""
@@ -211,10 +270,10 @@ class CallerConnections:
             raise CallerRefused(refusal.status, refusal.error, refusal.description)
 
     async def _authenticate(
-        self, token: str, digest: str, address: str | None
+        self, login: str | None, key: str, digest: str, address: str | None, password: bool
     ) -> ConnectionManager:
         await self._failed.begin(address)
-        login, manager = self._manager_for(token)
+        manager = self._manager_for(login, key, password)
         try:
             await manager.connect()
         except OdooConnectionError as exc:
@@ -248,7 +307,8 @@ class CallerConnections:
         except StateUnavailable:  # decision 37: refused (503); the connection is not kept
             await manager.close()
             raise
-        logger.warning("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
+        # issue friction: a success is not a warning
+        logger.info("authenticated Odoo uid %s (%s)", manager.uid, login or "API key")
         return manager
 
     async def _evict(self) -> None:
@@ -285,9 +345,16 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 async def _refuse(
-    send: Send, status: int, error: str, description: str, retry_after: int | None = None
+    send: Send,
+    status: int,
+    error: str,
+    description: str,
+    retry_after: int | None = None,
+    *,
+    resource_metadata: str | None = None,
 ) -> None:
-    """401/403/429/503 with the OAuth-style body the MCP SDK's own Bearer check answers."""
+    """401/403/429/503 with the OAuth-style body the MCP SDK's own Bearer check answers; with
+    OAuth on, a 401's challenge names the protected resource metadata (RFC 9728 §5.1)."""
     body = json.dumps({"error": error, "error_description": description}).encode("utf-8")
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if retry_after is not None:
@@ -296,20 +363,58 @@ async def _refuse(
         # a quoted-string header parameter: no quotes, backslashes or line breaks inside
         said = " ".join(description.replace('"', "'").replace("\\", "/").split())
         challenge = f'Bearer error="{error}", error_description="{said}"'
+        if resource_metadata is not None:
+            challenge += f', resource_metadata="{resource_metadata}"'
         headers.append((b"www-authenticate", challenge.encode("latin-1", "replace")))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-class BearerAuth:
-    """REQ-HTTP-13/14/18: an ASGI middleware in front of the MCP endpoint (not ``/health``)."""
+class OAuthTokens(Protocol):
+    """What the OAuth sign-in (``odoo_mcp.adapter.http.oauth``) gives the Bearer check."""
 
-    def __init__(self, app: ASGIApp, callers: CallerConnections, *, mcp_path: str) -> None:
+    #: how its access tokens begin (no Odoo API key does)
+    prefix: str
+    #: the protected resource metadata URL, for the 401 challenge (RFC 9728)
+    resource_metadata: str
+
+    async def caller(self, token: str) -> Caller:
+        """The access token's Odoo connection, as its grant's user; ``CallerRefused``."""
+        ...
+
+
+class BearerAuth:
+    """REQ-HTTP-13/14/18: an ASGI middleware in front of the MCP endpoint (not ``/health``).
+
+    With ``oauth``, an OAuth access token is accepted beside an Odoo API key: it runs as the
+    Odoo user its sign-in bound, through the same per-caller connections."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        callers: CallerConnections,
+        *,
+        mcp_path: str,
+        oauth: OAuthTokens | None = None,
+    ) -> None:
         self.app = app
         self.callers = callers
         self.mcp_path = mcp_path.rstrip("/") or "/"
         #: issue 19: which uid owns which Mcp-Session-Id, in the state the replicas share
         self.state = callers.state
+        self.oauth = oauth
+        self._metadata = oauth.resource_metadata if oauth is not None else None
+
+    async def _refuse(
+        self, send: Send, status: int, error: str, description: str, retry: int | None = None
+    ) -> None:
+        await _refuse(send, status, error, description, retry, resource_metadata=self._metadata)
+
+    async def _resolve(self, token: str, address: str | None) -> Caller:
+        """REQ-HTTP-13: an OAuth access token through its grant, else an Odoo API key."""
+        if self.oauth is not None and token.strip().startswith(self.oauth.prefix):
+            return await self.oauth.caller(token.strip())
+        return await self.callers.resolve(token, address)
 
     def _protects(self, scope: Scope) -> bool:
         path = str(scope.get("path", "")).rstrip("/") or "/"
@@ -324,23 +429,21 @@ class BearerAuth:
         authorization = _header(scope, b"authorization") or ""
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
-            await _refuse(
-                send,
-                401,
-                "invalid_token",
-                "Authentication required: send Authorization: Bearer <your Odoo API key>",
-            )
+            said = "Authentication required: send Authorization: Bearer <your Odoo API key>"
+            if self.oauth is not None:
+                said += " or sign in with OAuth"
+            await self._refuse(send, 401, "invalid_token", said)
             return
         client = scope.get("client")
         address = str(client[0]) if client else None
         try:
-            caller = await self.callers.resolve(token, address)
+            caller = await self._resolve(token, address)
         except StateUnavailable:  # decision 37: never admitted unchecked
-            await _refuse(send, *_STATE_DOWN)
+            await self._refuse(send, *_STATE_DOWN)
             return
         except CallerRefused as refused:
             # 503 included (Odoo unreachable): a token nobody verified never gets in
-            await _refuse(
+            await self._refuse(
                 send, refused.status, refused.error, refused.description, refused.retry_after
             )
             return
@@ -353,7 +456,7 @@ class BearerAuth:
         except StateUnavailable:
             refusal = _STATE_DOWN
         if refusal is not None:
-            await _refuse(send, *refusal)
+            await self._refuse(send, *refusal)
             return
         with acting_as(caller):  # REQ-HTTP-15: the one place a caller is set
             binding = self._binding(scope, send, caller.uid, owned=owner is not None)

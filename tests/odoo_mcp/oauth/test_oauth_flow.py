@@ -1,0 +1,139 @@
+"""OAuth sign-in end to end: the MCP SDK's own OAuth client connects to the server on the
+fake Odoo, the sign-in form posted by an HTTP client as a person would; the session then runs
+as the signed-in Odoo user, with that user's rights."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from oauth_servers import REDIRECT, Served, form_fields, mcp_post
+from pydantic import AnyUrl
+
+from fake_odoo.demo import DEMO_API_KEY
+
+pytestmark = [pytest.mark.anyio, pytest.mark.wire]
+
+
+class Storage:
+    """The SDK client's token storage, in memory."""
+
+    def __init__(self) -> None:
+        self.tokens: OAuthToken | None = None
+        self.client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self.tokens = tokens
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
+
+
+class Person:
+    """What a browser and its user do with the authorization URL: open the sign-in page,
+    post the demo user's credentials, follow to the redirect URI and hand the code back."""
+
+    def __init__(self, login: str, secret: str) -> None:
+        self.login, self.secret = login, secret
+        self.result: AuthorizationCodeResult | None = None
+        self.page = ""
+
+    async def redirect(self, url: str) -> None:
+        async with httpx2.AsyncClient() as web:
+            answer = await web.get(url)
+            assert answer.status_code == 302
+            page = await web.get(answer.headers["location"])
+            self.page = page.text
+            fields = form_fields(page.text)
+            data = {"request": fields["request"], "csrf": fields["csrf"],
+                    "login": self.login, "secret": self.secret}  # fmt: skip
+            back = await web.post(fields["action"], data=data)
+        assert back.status_code == 303, back.text
+        location = back.headers["location"]
+        assert location.startswith(REDIRECT)
+        query = parse_qs(urlsplit(location).query)
+        self.result = AuthorizationCodeResult(code=query["code"][0], state=query["state"][0])
+
+    async def callback(self) -> AuthorizationCodeResult:
+        assert self.result is not None
+        return self.result
+
+
+def sdk_auth(served: Served, person: Person, storage: Storage) -> OAuthClientProvider:
+    return OAuthClientProvider(
+        server_url=served.mcp,
+        client_metadata=OAuthClientMetadata(
+            client_name="SDK Test Client",
+            redirect_uris=[AnyUrl(REDIRECT)],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+        ),
+        storage=storage,
+        redirect_handler=person.redirect,
+        callback_handler=person.callback,
+    )
+
+
+def _payload(result: Any) -> dict[str, Any]:
+    data = json.loads(result.content[0].text)
+    assert isinstance(data, dict)
+    return data
+
+
+async def test_the_sdk_client_signs_in_and_acts_as_the_demo_user(served: Served) -> None:
+    person, storage = Person("demo", "demo"), Storage()
+    async with (
+        httpx2.AsyncClient(auth=sdk_auth(served, person, storage)) as http,
+        Client(streamable_http_client(served.mcp, http_client=http), mode="legacy") as client,
+    ):
+        tools = await client.list_tools()
+        assert any(tool.name == "odoo_core_search_read" for tool in tools.tools)
+        payments = await client.call_tool(
+            "odoo_core_search_read", {"model": "account.payment", "fields": ["name"]}
+        )
+        orders = await client.call_tool("odoo_core_count", {"model": "sale.order"})
+    # the consent names the client and where it goes back to
+    assert "SDK Test Client" in person.page and "127.0.0.1" in person.page
+    assert payments.is_error  # the demo user may not read payments
+    assert _payload(orders)["count"] == 17  # the demo user's record rules (the admin sees 39)
+    assert storage.tokens is not None and storage.tokens.access_token.startswith("odoo-mcp-at.")
+    assert storage.tokens.refresh_token is not None
+
+
+async def test_the_sdk_client_signs_in_with_an_api_key(served: Served) -> None:
+    person, storage = Person("demo", DEMO_API_KEY), Storage()
+    async with (
+        httpx2.AsyncClient(auth=sdk_auth(served, person, storage)) as http,
+        Client(streamable_http_client(served.mcp, http_client=http), mode="legacy") as client,
+    ):
+        orders = await client.call_tool("odoo_core_count", {"model": "sale.order"})
+    assert _payload(orders)["count"] == 17
+
+
+def test_bearer_odoo_keys_keep_working_beside_oauth(served: Served) -> None:
+    answer = mcp_post(served, f"demo:{DEMO_API_KEY}")
+    assert answer.status_code == 200, answer.text
+
+
+def test_a_successful_bearer_login_is_info_not_warning(
+    served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue friction: a success logged at WARNING looked like a problem."""
+    with caplog.at_level(logging.INFO, logger="odoo_mcp.http.auth"):
+        assert mcp_post(served, f"demo:{DEMO_API_KEY}").status_code == 200
+    said = [r for r in caplog.records if "authenticated Odoo uid" in r.getMessage()]
+    assert said and all(r.levelno == logging.INFO for r in said)
