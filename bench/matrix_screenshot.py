@@ -8,10 +8,14 @@ Checks: the screenshots (the matrix, and REQ-04-05's section on its document's p
 1400x900) are PNGs of the window's size and not blank; the DOM has the summary per document,
 coloured status cells, code links pinned to a commit, links to the requirement pages and the
 three filters; ``?status=untested`` (read by docs/javascripts/matrix.js) leaves only the
-untested rows shown; laid out at 1400 px, no matrix table is wider than its box and every
-Summary cell is inside the window (issue 29: the column was clipped), and the configuration
-reference breaks no setting name. Without a Chromium it says so and exits 0 (``tox -e docs``
-runs it; that env is manual).
+untested rows shown; laid out at 1400 px, no matrix table is wider than its box, every box
+scrolls sideways (``overflow-x: auto``: in a narrower window a wide table scrolls, never
+clipped) and ends inside the window, no cell's content overflows its cell, every Summary
+cell is inside the window (issue 29: the column was clipped; with mutation results the
+SPEC-04, SPEC-06 and SPEC-10 tables were again), each summary row's document name stands
+apart from its count (``SPEC-03-07`` ran into it), neither the matrix nor REQ-04-05's page
+is wider than the window, and the configuration reference breaks no setting name. Without
+a Chromium it says so and exits 0 (``tox -e docs`` runs it; that env is manual).
 """
 
 from __future__ import annotations
@@ -111,9 +115,33 @@ _FRAME = """<!doctype html><html><body style="margin:0;overflow:hidden">
 <pre id="layout"></pre><script>
 window.addEventListener("load", function () {{
   var doc = document.querySelector("iframe").contentDocument;
-  var out = {{viewport: doc.documentElement.clientWidth, boxes: [], summaries: [], names: []}};
-  doc.querySelectorAll(".req-scroll").forEach(function (box) {{
-    out.boxes.push([box.parentElement.dataset.document, box.scrollWidth, box.clientWidth]);
+  // the content column: what is wider than it overflows the page beside the navigation
+  var content = doc.querySelector(".md-content") || doc.documentElement;
+  var out = {{viewport: doc.documentElement.clientWidth, boxes: [], summaries: [], names: [],
+    content: [content.scrollWidth, content.clientWidth], cells: [], labels: []}};
+  doc.querySelectorAll(".req-scroll, .req-summary-box").forEach(function (box) {{
+    var name = box.parentElement.dataset.document || "summary";
+    out.boxes.push([name, box.scrollWidth, box.clientWidth,
+      getComputedStyle(box).overflowX, Math.round(box.getBoundingClientRect().right)]);
+  }});
+  // a cell whose content is wider than the cell: it spills over its neighbour or is cut
+  doc.querySelectorAll("table.req-matrix td, table.req-summary th, table.req-summary td")
+    .forEach(function (cell) {{
+      if (cell.scrollWidth > cell.clientWidth + 1) {{
+        var row = cell.parentElement;
+        out.cells.push([row.id || row.dataset.document || "", cell.className,
+          cell.scrollWidth, cell.clientWidth]);
+      }}
+    }});
+  // a summary row's document name and its total: the gap between their texts
+  doc.querySelectorAll("tr.req-summary-doc, tr.req-summary-total").forEach(function (row) {{
+    var name = row.querySelector("th"), count = name && name.nextElementSibling;
+    if (!count) return;
+    var text = function (node) {{
+      var range = doc.createRange(); range.selectNodeContents(node);
+      return range.getBoundingClientRect();
+    }};
+    out.labels.push([row.dataset.document, Math.round(text(count).left - text(name).right)]);
   }});
   doc.querySelectorAll("td.req-col-summary").forEach(function (cell) {{
     var r = cell.getBoundingClientRect();
@@ -143,17 +171,51 @@ def framed(
     return layout if isinstance(layout, dict) else {}
 
 
+#: the least gap (px) between a summary row's document name and its count
+LABEL_GAP = 4
+
+
+def check_page(layout: dict[str, object], name: str) -> list[str]:
+    """Nothing wider than the page's content column (a long message, a wide table outside
+    a scrolling box): it would overflow the page or be cut."""
+    content = layout.get("content")
+    if not isinstance(content, list) or len(content) != 2:
+        return [f"{name}: the frame's script measured nothing"]
+    wide, box = content
+    if wide > box + 1:
+        return [f"{name}: {wide} px of content in its {box} px column (overflows the page)"]
+    return []
+
+
 def check_layout(layout: dict[str, object]) -> list[str]:
-    """At 1400 px: no matrix table wider than its box, every Summary cell inside the window
-    and wide enough to read."""
+    """At 1400 px: no matrix table wider than its box; every box scrolls sideways (a wider
+    table, in a narrower window, scrolls rather than being clipped) and ends inside the
+    window; no cell's content wider than its cell; every Summary cell inside the window and
+    wide enough to read; each summary row's name apart from its count."""
     if not layout.get("boxes"):
         return ["layout: the frame's script measured nothing"]
     viewport = int(layout["viewport"])  # type: ignore[call-overload]
-    problems = [
-        f"{doc}: table {wide} px in a {box} px box (scrolls: a column is clipped)"
-        for doc, wide, box in layout["boxes"]  # type: ignore[attr-defined]
-        if wide > box + 1
+    problems = []
+    for doc, wide, box, overflow, right in layout["boxes"]:  # type: ignore[attr-defined]
+        if wide > box + 1:
+            problems.append(f"{doc}: table {wide} px in a {box} px box (a column is out of sight)")
+        if overflow not in ("auto", "scroll"):
+            problems.append(f"{doc}: its box does not scroll (overflow-x: {overflow}): clipped")
+        if right > viewport + 1:
+            problems.append(f"{doc}: its box ends at {right} px in a {viewport} px window")
+    problems += [
+        f"{where or '?'}: a {cls or 'cell'} holds {wide} px in {box} px (spills or is clipped)"
+        for where, cls, wide, box in layout.get("cells") or []  # type: ignore[attr-defined]
+    ][:10]
+    labels = layout.get("labels")
+    if not labels:
+        problems.append("summary: no document name measured against its count")
+    problems += [
+        f"summary: {doc!r} is {gap} px from its count (runs into it)"
+        for doc, gap in labels or []  # type: ignore[attr-defined]
+        if gap < LABEL_GAP
     ]
+    problems += check_page(layout, "matrix")
     problems += [
         f"{req}: Summary cell ends at {right} px ({width} px wide) in a {viewport} px window"
         for req, right, width in layout["summaries"]  # type: ignore[attr-defined]
@@ -201,7 +263,9 @@ def main() -> int:
         started = time.perf_counter()
         layout = framed(chromium, Path(profile), url, shot=shot)
         print(f"phase: {req_id} on its page: {req_shot}", flush=True)
-        framed(chromium, Path(profile), f"{requirement.resolve().as_uri()}#{req_id}", shot=req_shot)
+        req_layout = framed(
+            chromium, Path(profile), f"{requirement.resolve().as_uri()}#{req_id}", shot=req_shot
+        )
         names = framed(chromium, Path(profile), configuration.resolve().as_uri())
         print(f"phase: --dump-dom {url} and ?status=untested", flush=True)
         dom = _browser(chromium, Path(profile), "--dump-dom", url).stdout
@@ -209,7 +273,7 @@ def main() -> int:
         req_dom = requirement.read_text()
         elapsed = time.perf_counter() - started
     problems = check_png(shot) + check_png(req_shot) + check_dom(dom) + check_filtered(filtered)
-    problems += check_layout(layout) + check_names(names)
+    problems += check_layout(layout) + check_page(req_layout, document) + check_names(names)
     if f'<h2 id="{req_id}">' not in req_dom:
         problems.append(f"no #{req_id} section on {requirement}")
     for problem in problems:

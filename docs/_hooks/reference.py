@@ -9,7 +9,8 @@
   (``reports/unit-results.json``, written by ``tox -e tests`` and ``tox -e conformance``).
   Without a run, the page says so and shows the scan alone;
 - ``conformance/requirements/<document>.md``: a section per requirement (``#REQ-04-05``) with
-  its code, scenarios, unit tests and verdicts, where the matrix's ids link;
+  its code, scenarios, unit tests and verdicts (a failing one's messages from the runs'
+  ``failures``), where the matrix's ids link; its seed file links to the repository;
   ``conformance/scenarios/<feature>.md``: a section per scenario (``#L12``);
 - the home page's ``<!-- verdict -->`` (the MUST requirements' counts in the latest run) and
   ``<!-- mutation-score -->``; the decisions page's anchors (``decisions.md#decision-11``).
@@ -406,6 +407,7 @@ def trace_pages(links: Links) -> dict[str, str]:
     from odoo_mcp_conformance.paths import features_dir
     from odoo_mcp_conformance.trace.pages import (
         feature_pages,
+        requirement_failures,
         requirement_pages,
         scenario_verdicts,
     )
@@ -414,7 +416,17 @@ def trace_pages(links: Links) -> dict[str, str]:
     verdicts = scenario_verdicts(results)
     trace = _trace()
     note = _commit()[1]
-    pages = requirement_pages(trace, load_catalogue(), links, verdicts, note)
+    pages = requirement_pages(
+        trace,
+        load_catalogue(),
+        links,
+        verdicts,
+        note,
+        failures=requirement_failures(results),
+        # the site does not publish the seeds: their text is linked in the repository, which
+        # must have the file (a link to a missing one would be dead)
+        in_repository=lambda source: (ROOT / source).is_file(),
+    )
     features = features_dir()
     shown = features.relative_to(ROOT).as_posix() if features.is_relative_to(ROOT) else "features"
     pages.update(feature_pages(features, shown, trace, links, verdicts, note))

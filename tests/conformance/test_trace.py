@@ -409,3 +409,93 @@ def test_a_seed_requirement_no_killed_mutant_proves_is_unproven(tmp_path: Path) 
     # without mutation results nothing is downgraded
     plain = {r.id: r for r in build_trace(results=report).rows}
     assert plain["REQ-04-04"].status == "passing" and plain["REQ-04-04"].proof == "not_run"
+
+
+def test_matrix_summary_keeps_a_document_name_apart_from_its_count() -> None:
+    """``SPEC-03-07`` ran into its count: the name, the total and each count are cells (and
+    spans) of their own, padded, the name on one line, the table in a box that scrolls."""
+    from odoo_mcp_conformance.trace.matrix import render_matrix
+
+    html = render_matrix(_trace_of(_row("REQ-03-07-01", "SPEC-03-07", "passing")), REPO)
+    row = html.split('<tr class="req-summary-doc" data-document="SPEC-03-07">', 1)[1]
+    row = row.split("</tr>", 1)[0]
+    assert row.startswith(
+        '<th class="req-summary-name" scope="row">SPEC-03-07</th><td class="req-summary-n">1</td>'
+    )
+    assert '<span class="req-count-n">1</span> <span class="req-bar">' in row
+    assert html.startswith('<div class="req-summary-box"><table class="req-summary">')
+    css = (Path(__file__).parents[2] / "docs" / "stylesheets" / "matrix.css").read_text()
+    assert "table.req-summary th,\ntable.req-summary td { padding:" in css
+    assert "table.req-summary th.req-summary-name { white-space: nowrap; }" in css
+    assert ".req-summary-box { overflow-x: auto;" in css
+
+
+def test_matrix_long_identifiers_wrap_and_tables_scroll_in_their_box() -> None:
+    """With mutation results the Checks column lists mutant names (``ni_relational_name_search
+    (killed)``), one unbreakable word each: they, the seed section and the summary may break
+    anywhere, and a table wider than its box scrolls in it rather than being clipped."""
+    from odoo_mcp_conformance.trace.matrix import render_matrix
+
+    row = _row(
+        "REQ-04-05", "SPEC-04", "passing", proof="killed",
+        mutants=("readonly_lists_extra_write_tool (killed)",), section="3.1 odoo_core_read",
+    )  # fmt: skip
+    html = render_matrix(_trace_of(row), REPO)
+    assert '<span class="req-mutant">readonly_lists_extra_write_tool (killed)</span>' in html
+    assert '<div class="req-scroll"><table class="req-matrix">' in html
+    css = (Path(__file__).parents[2] / "docs" / "stylesheets" / "matrix.css").read_text()
+    rules = {
+        selector.strip(): body
+        for selector, body in __import__("re").findall(r"([^{}]+)\{([^{}]*)\}", css)
+    }
+    mutant = "table.req-matrix .req-sources,\ntable.req-matrix .req-mutant"
+    assert "overflow-wrap: anywhere" in rules[mutant]
+    for column in ("section", "scenarios", "summary"):
+        assert "overflow-wrap: anywhere" in rules[f"table.req-matrix td.req-col-{column}"]
+    assert "overflow-x: auto" in rules[".req-scroll"]
+
+
+def _page_of(tmp_path: Path, **options: object) -> str:
+    from odoo_mcp_conformance.trace.matrix import Links
+    from odoo_mcp_conformance.trace.pages import requirement_failures, requirement_pages
+
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"target": "t", "requirements": [
+        {"id": "REQ-04-06", "status": "failing", "failures": [
+            "tools_read.feature: reads [stdio]: expected <b>5</b> & got *none* | `x`",
+            "tools_read.feature: reads [stdio]: expected <b>5</b> & got *none* | `x`",
+        ]},
+        {"id": "REQ-04-05", "status": "passing", "failures": []},
+    ]}))  # fmt: skip
+    trace = build_trace(results=report)
+    failures = requirement_failures([report, report])
+    assert failures == {
+        "REQ-04-06": ["tools_read.feature: reads [stdio]: expected <b>5</b> & got *none* | `x`"]
+    }
+    pages = requirement_pages(
+        trace, load_catalogue(), Links(REPO, ref="abc"), {}, failures=failures, **options
+    )
+    return pages["conformance/requirements/SPEC-04.md"]
+
+
+def test_a_failing_requirement_shows_its_failure_messages_escaped(tmp_path: Path) -> None:
+    page = _page_of(tmp_path)
+    failing = page.split("## REQ-04-06 {#REQ-04-06}", 1)[1].split("\n## ", 1)[0]
+    assert "**Failures** (1)" in failing
+    assert (
+        '<ul class="req-failures"><li>tools_read.feature: reads [stdio]: expected '
+        "&lt;b&gt;5&lt;/b&gt; &amp; got *none* | `x`</li></ul>"
+    ) in failing
+    passing = page.split("## REQ-04-05 {#REQ-04-05}", 1)[1].split("\n## ", 1)[0]
+    assert "Failures" not in passing and "req-failures" not in passing
+
+
+def test_a_requirement_page_links_its_seed_file_in_the_repository(tmp_path: Path) -> None:
+    source = load_catalogue().documents
+    seed = next(doc.document.source for doc in source if doc.document.id == "SPEC-04")
+    page = _page_of(tmp_path)
+    assert f"From [`{seed}`]({REPO}/blob/abc/{seed}) (" in page
+    # a file the repository lacks is named, not linked to a page that does not exist
+    missing = _page_of(tmp_path, in_repository=lambda path: False)
+    assert f"From `{seed}` (" in missing and "its text is not in this repository" in missing
+    assert f"/blob/abc/{seed})" not in missing

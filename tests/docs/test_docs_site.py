@@ -27,8 +27,9 @@ from odoo_mcp_conformance.trace.pages import home_verdict, must_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 REPO = "https://example.org/acme/odoo-mcp"
-#: the fake run: one requirement passing with its scenario, one failing
+#: the fake run: one requirement passing with its scenario, one failing (with its message)
 PASSING, FAILING = "REQ-04-05", "REQ-04-06"
+FAILURE = "tools_read.feature: reads [stdio]: expected <ids> & got *none*"
 
 
 def _git_head() -> str | None:
@@ -52,7 +53,12 @@ def _report(path: Path) -> Path:
                 "target": "fake-target",
                 "requirements": [
                     {"id": PASSING, "status": "passing", "seed_status": "passing"},
-                    {"id": FAILING, "status": "failing", "seed_status": "failing"},
+                    {
+                        "id": FAILING,
+                        "status": "failing",
+                        "seed_status": "failing",
+                        "failures": [FAILURE],
+                    },
                 ],
                 "scenarios": [
                     {
@@ -133,6 +139,23 @@ def test_a_requirement_section_gathers_its_code_scenarios_and_verdicts(site: Pat
     assert "Unit tests" in section and "Proof by mutation" in section
     failing = page.split(f'<h2 id="{FAILING}">', 1)[1].split("<h2 ", 1)[0]
     assert '<span class="req-status req-status-failing">failing</span>' in failing
+    # its failure message, escaped (the report's failures)
+    shown = "tools_read.feature: reads [stdio]: expected &lt;ids&gt; &amp; got *none*"
+    assert f'<ul class="req-failures"><li>{shown}</li></ul>' in failing
+    assert "req-failures" not in section
+
+
+def test_a_requirement_page_links_its_seed_file_when_the_repository_has_it(site: Path) -> None:
+    """The site does not publish the seeds: a page links its seed file in the repository at
+    the build's commit, as code links go, and only names a file the repository lacks."""
+    page = (site / "conformance" / "requirements" / "SPEC-04" / "index.html").read_text()
+    seed = next(d.document.source for d in load_catalogue().documents if d.document.id == "SPEC-04")
+    head = _git_head() or "main"
+    if (ROOT / seed).is_file():
+        assert f'From <a href="{REPO}/blob/{head}/{seed}"><code>{seed}</code></a>' in page
+    else:
+        assert f"From <code>{seed}</code> (" in page
+        assert "its text is not in this repository" in page
 
 
 def test_the_home_page_shows_the_latest_verdict(site: Path) -> None:

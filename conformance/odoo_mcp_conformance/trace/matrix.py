@@ -186,14 +186,18 @@ def _status(status: str) -> str:
 
 
 def _summary(trace: Trace, documents: Sequence[str]) -> list[str]:
-    """One line per document (and the total): each status's count and a bar of its share."""
+    """One line per document (and the total): each status's count and a bar of its share.
+    The name, the total and each count are cells of their own, padded (matrix.css): a
+    document's name (``SPEC-03-07``) never runs into its count; the table scrolls in its box
+    rather than overflow the page."""
     statuses = [s for s in STATUS_ORDER if s in trace.counts] + sorted(
         s for s in trace.counts if s not in STATUS_ORDER
     )
     head = "".join(f"<th>{_status(s)}</th>" for s in statuses)
     lines = [
-        '<table class="req-summary">',
-        f"<thead><tr><th>Document</th><th>Total</th>{head}</tr></thead>",
+        '<div class="req-summary-box"><table class="req-summary">',
+        '<thead><tr><th class="req-summary-name">Document</th>'
+        f'<th class="req-summary-n">Total</th>{head}</tr></thead>',
         "<tbody>",
     ]
     groups = [(doc, [r for r in trace.rows if r.document == doc]) for doc in documents]
@@ -202,18 +206,20 @@ def _summary(trace: Trace, documents: Sequence[str]) -> list[str]:
         cells = "".join(_summary_cell(s, counts[s], len(rows)) for s in statuses)
         total = "req-summary-total" if name == "all" else "req-summary-doc"
         lines.append(
-            f'<tr class="{total}" data-document="{escape(name)}"><th>{escape(name)}</th>'
-            f"<td>{len(rows)}</td>{cells}</tr>"
+            f'<tr class="{total}" data-document="{escape(name)}">'
+            f'<th class="req-summary-name" scope="row">{escape(name)}</th>'
+            f'<td class="req-summary-n">{len(rows)}</td>{cells}</tr>'
         )
-    lines += ["</tbody>", "</table>"]
+    lines += ["</tbody>", "</table></div>"]
     return lines
 
 
 def _summary_cell(status: str, count: int, total: int) -> str:
     share = round(100 * count / total) if total else 0
     return (
-        f'<td class="req-count" data-status="{status}" data-count="{count}">{count}'
-        f'<span class="req-bar"><span class="req-bar-fill {status_class(status)}" '
+        f'<td class="req-count" data-status="{status}" data-count="{count}">'
+        f'<span class="req-count-n">{count}</span> <span class="req-bar">'
+        f'<span class="req-bar-fill {status_class(status)}" '
         f'style="width: {share}%"></span></span></td>'
     )
 

@@ -3,7 +3,9 @@
 - one page per catalogue document (``conformance/requirements/SPEC-04.md``), one section per
   requirement, anchored by its id (``#REQ-04-05``): its summary, keyword, seed section,
   status, the code that implements it, the scenarios with their verdicts, the unit tests and
-  their outcome, the proof by mutation and the decisions it rests on;
+  their outcome, the proof by mutation, the decisions it rests on and, when it fails, the
+  latest run's failure messages; the page names its seed file, linked to its text in the
+  repository (at the build's commit) when the repository has it;
 - one page per feature file (``conformance/scenarios/tools_read.md``), one section per
   scenario anchored by its line (``#L12``), which the matrix and the requirement pages link;
 - the home page's verdict: the latest run's counts of the MUST requirements.
@@ -18,7 +20,7 @@ import json
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -43,6 +45,7 @@ __all__ = [
     "feature_pages",
     "home_verdict",
     "must_counts",
+    "requirement_failures",
     "requirement_pages",
     "scenario_verdicts",
 ]
@@ -76,6 +79,23 @@ def scenario_verdicts(reports: Sequence[Path]) -> dict[str, list[str]]:
         for scenario in data.get("scenarios", ()):
             label = f"{scenario['feature']}: {scenario['scenario']}"
             found.setdefault(label, []).append(str(scenario["outcome"]))
+    return found
+
+
+def requirement_failures(reports: Sequence[Path]) -> dict[str, list[str]]:
+    """Each requirement's failure messages in the kit runs' ``report.json`` (its
+    ``failures``), in the order found, each once."""
+    found: dict[str, list[str]] = {}
+    for path in reports:
+        data = json.loads(path.read_text())
+        for requirement in data.get("requirements", ()):
+            messages = [str(m) for m in requirement.get("failures", ()) if str(m).strip()]
+            if not messages:
+                continue
+            known = found.setdefault(str(requirement["id"]), [])
+            for message in messages:
+                if message not in known:
+                    known.append(message)
     return found
 
 
@@ -144,8 +164,26 @@ def _test_class(outcome: str) -> str:
     return {"failed": "failing", "error": "failing"}.get(word, "not_run")
 
 
+def _failures(messages: Sequence[str]) -> list[str]:
+    """The failure messages of a requirement: a raw HTML list (Markdown is not read in it),
+    every message escaped, long ones wrapping (``.req-failures`` in matrix.css)."""
+    if not messages:
+        return []
+    items = "".join(f"<li>{escape(' '.join(m.split()))}</li>" for m in messages)
+    return [
+        f"**Failures** ({len(messages)}), from the latest run's report:",
+        "",
+        f'<ul class="req-failures">{items}</ul>',
+        "",
+    ]
+
+
 def _requirement_section(
-    links: Links, row: TraceRow, catalogue: Catalogue, verdicts: ScenarioVerdicts
+    links: Links,
+    row: TraceRow,
+    catalogue: Catalogue,
+    verdicts: ScenarioVerdicts,
+    failures: Sequence[str] = (),
 ) -> list[str]:
     entry = catalogue.get(row.id)
     section = _md(row.section) if row.section else "none"
@@ -178,7 +216,9 @@ def _requirement_section(
         lines.append(f"- **Decisions**: {decisions}")
     if entry is not None and entry.note:
         lines.append(f"- **Note**: {_md(entry.note)}")
-    lines += ["", f"**Code** ({len(row.code)})", ""]
+    lines.append("")
+    lines += _failures(failures)
+    lines += [f"**Code** ({len(row.code)})", ""]
     lines += [_code_item(links, c) for c in row.code] or ["- none: no docstring names it"]
     lines += ["", f"**Scenarios** ({len(row.scenarios)})", ""]
     locations = [*row.scenario_locations, *[""] * len(row.scenarios)][: len(row.scenarios)]
@@ -199,10 +239,17 @@ def requirement_pages(
     links: Links,
     verdicts: ScenarioVerdicts,
     note: str = "",
+    *,
+    failures: Mapping[str, Sequence[str]] | None = None,
+    in_repository: Callable[[str], bool] | None = None,
 ) -> dict[str, str]:
     """Source path -> Markdown: an index and one page per document, a section per row.
     ``links``: code links (the repository at the build's commit); ``note``: a line every page
-    shows under its title (e.g. that git was not available)."""
+    shows under its title (e.g. that git was not available); ``failures``: each requirement's
+    failure messages (:func:`requirement_failures`); ``in_repository``: whether the
+    repository has a file (the document's seed text is linked only then, as code links are:
+    the site does not publish the seeds; ``None``: assume it has)."""
+    failures = failures or {}
     titles = {doc.document.id: doc.document for doc in catalogue.documents}
     documents = sorted({row.document for row in trace.rows})
     pages: dict[str, str] = {}
@@ -226,12 +273,15 @@ def requirement_pages(
         title = info.title if info else "ids outside the catalogue"
         lines = [f"# {_md(document)}: {_md(title)}", ""]
         if info is not None:
-            lines += [f"From `{info.source}` ({len(rows)} requirements).", ""]
+            lines += [
+                f"From {_source(here, info.source, in_repository, len(rows))}.",
+                "",
+            ]
         if note:
             lines += [note, ""]
         lines += [_status_line(rows), ""]
         for row in rows:
-            lines += _requirement_section(here, row, catalogue, verdicts)
+            lines += _requirement_section(here, row, catalogue, verdicts, failures.get(row.id, ()))
         pages[source] = "\n".join(lines)
         index.append(
             f"| [{_md(document)}]({document_slug(document)}.md) | {_md(title)} | {len(rows)} "
@@ -239,6 +289,17 @@ def requirement_pages(
         )
     pages[f"{REQUIREMENTS_DIR}/index.md"] = "\n".join(index) + "\n"
     return pages
+
+
+def _source(
+    links: Links, source: str, in_repository: Callable[[str], bool] | None, count: int
+) -> str:
+    """The document's seed file, linked to its text in the repository at the build's commit
+    (the site does not publish the seeds); named only when the repository lacks it."""
+    shown = f"`{source}`"
+    if in_repository is not None and not in_repository(source):
+        return f"{shown} ({count} requirements; its text is not in this repository)"
+    return f"[{shown}]({links.blob(source)}) ({count} requirements)"
 
 
 def _status_line(rows: Sequence[TraceRow]) -> str:
