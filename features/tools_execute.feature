@@ -252,9 +252,39 @@ Feature: odoo_core_execute
 
     Examples:
       | method              | args                                                          | path                       | value |
+      | name_get            | [[9]]                                                         | result                     | [[9, "Acme Corporation"]] |
+
+  # Odoo 20 changed read_group's signature (domain, groupby, aggregates: tuples) and removed
+  # check_access_rights for has_access (odoo/orm/models.py, docs/connection.md)
+  @REQ-04-26 @decision-1 @decision-25
+  Scenario Outline: readonly mode also runs <method> up to Odoo 19
+    Given Odoo is older than 20
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "<method>", "args": <args>}
+      """
+    Then the call succeeds
+    And the result "<path>" is <value>
+
+    Examples:
+      | method              | args                                                          | path                       | value |
       | read_group          | [[["is_company", "=", true]], ["is_company"], ["is_company"]] | result[0].is_company_count | 12    |
       | check_access_rights | ["read", false]                                               | result                     | true  |
-      | name_get            | [[9]]                                                         | result                     | [[9, "Acme Corporation"]] |
+
+  @REQ-04-26 @decision-1 @decision-25
+  Scenario Outline: readonly mode also runs <method> from Odoo 20
+    Given Odoo is version 20 or later
+    When the client calls "odoo_core_execute" with:
+      """
+      {"model": "res.partner", "method": "<method>", "args": <args>}
+      """
+    Then the call succeeds
+    And the result "<path>" is <value>
+
+    Examples:
+      | method     | args                                                       | path      | value      |
+      | read_group | [[["is_company", "=", true]], ["is_company"], ["__count"]] | result[0] | [true, 12] |
+      | has_access | [[], "read"]                                               | result    | true       |
 
   @REQ-04-26
   Scenario: restricted mode runs read methods anywhere and other methods on write-allowlisted models only

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import mcp.types as t
 import pytest
 from mcp.client.client import ConnectMode
@@ -187,10 +189,14 @@ class World:
             self.proxy.close()
 
     def _check_odoo_serves(self, protocol: str) -> None:
-        """JSON-2 exists from Odoo 19: asking a 17.0 fake for it tests nothing."""
+        """JSON-2 exists from Odoo 19: asking a 17.0 fake for it tests nothing. JSON-RPC's
+        ``/jsonrpc`` is gone from Odoo 20 (its rpc module no longer routes it): whether this
+        Odoo serves it is asked of the Odoo itself, a real one as the fake."""
         version = str(self.control.info()["version"])
         if protocol == "json2" and int(version.split(".")[0].split("~")[-1]) < 19:
             raise NotApplicable(f"Odoo {version} has no JSON-2 (it exists from 19.0)")
+        if protocol == "jsonrpc" and not _serves_jsonrpc(self.control.url):
+            raise NotApplicable(f"Odoo {version} has no /jsonrpc (it answers 404 there)")
 
     def call(self, tool: str, arguments: dict[str, Any] | None) -> ToolOutcome:
         """Call a tool, counting only this call's Odoo round trips."""
@@ -226,3 +232,12 @@ class World:
         if self.outcome is None:
             raise AssertionError("no tool was called yet in this scenario")
         return self.outcome
+
+
+@functools.cache
+def _serves_jsonrpc(url: str) -> bool:
+    """Whether the Odoo at ``url`` answers JSON-RPC's ``/jsonrpc`` (asked once per run)."""
+    body = {"jsonrpc": "2.0", "method": "call", "id": 1,
+            "params": {"service": "common", "method": "version", "args": []}}  # fmt: skip
+    with httpx2.Client(timeout=scaled(30)) as http:
+        return http.post(f"{url.rstrip('/')}/jsonrpc", json=body).status_code != 404

@@ -29,7 +29,12 @@ from fake_odoo.wire.errors import werkzeug_html
 from fake_odoo.wire.json2 import handle_json2
 from fake_odoo.wire.jsonrpc import handle_jsonrpc, json_response
 from fake_odoo.wire.pages import not_found_page
-from fake_odoo.wire.versions import has_web_version_route, json_route_type, wrong_type_status
+from fake_odoo.wire.versions import (
+    has_jsonrpc_route,
+    has_web_version_route,
+    json_route_type,
+    wrong_type_status,
+)
 from fake_odoo.wire.xmlrpc import handle_xmlrpc
 
 if TYPE_CHECKING:
@@ -95,6 +100,8 @@ def create_app(fake: FakeOdoo, *, control: bool = True) -> Starlette:
     async def jsonrpc(request: Request) -> Response:
         path = request.url.path
         route = _JSONRPC_ROUTES.get(path, "call_kw")  # /web/dataset/call_kw/<model>/<method>
+        if route == "jsonrpc" and not has_jsonrpc_route(fake.db.major):
+            return not_found_page(fake)  # 20: the rpc module no longer routes /jsonrpc
         if request.method != "POST":
             return _wrong_type(fake.db.major, path)
         return await handle_jsonrpc(request, fake, route)

@@ -53,8 +53,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--odoo-version",
         default="19.0",
-        help="the Odoo version to imitate: 14.0 to 19.0 (captured: 17.0 and 19.0); a "
-        "packaged build's date may follow, e.g. 17.0-20240709",
+        help="the Odoo version to imitate: 14.0 to 20.0 (captured: 17.0 and 19.0; 20.0 is "
+        "imitated from Odoo's source, not from captures: no /jsonrpc, read_group's new "
+        "signature, ir.access, no check_access_rights); a packaged build's date may follow, "
+        "e.g. 17.0-20240709",
     )
     serve.add_argument(
         "--dataset",

@@ -8,7 +8,9 @@ model by model, that is one round trip per model (hundreds on a real database). 
    ``res.users.read`` of the user's groups (``all_group_ids`` from 19, ``groups_id`` up to
    18, where it already holds implied groups);
 3. a model is readable when an active ACL line grants ``perm_read`` to no group or to one of
-   the user's groups: exactly the rule ``check_access_rights('read')`` applies, so the answer
+   the user's groups (on 20, ``ir.access``: a line with one of the user's groups whose
+   ``operation`` holds ``r``; a line without a group restricts, it grants nothing):
+   exactly the rule ``check_access_rights('read')`` applies, so the answer
    is the same, in two sequential rounds and three calls whatever the number of models. The
    same lines give the ``access`` summary of REQ-04-33 for free.
 
@@ -18,8 +20,9 @@ for every other user (the demo user, a salesman) step 1 is refused. The listing 
 from web's ``ir.model.get_available_models()`` (every internal user may call it): the models
 the user may read, with their description, checked by Odoo itself; two calls in all,
 whatever the number of models. ``access`` is then ``read``, plus what
-``check_access_rights`` grants of write, create and unlink when the listing holds at most
-``ACCESS_DETAIL_LIMIT`` models (a filtered listing: three calls per model, five at a time).
+``check_access_rights`` (``has_access`` on 20, which has no ``check_access_rights``) grants
+of write, create and unlink, for every model listed (three calls per model, five at a time:
+a listing of more than ten models used to show ``read`` alone where Odoo grants more).
 Its limits are Odoo's: from 18.0 it leaves out transient models (so ``transient=True`` adds
 none), up to 17.0 it keeps them without telling them apart (listed, flagged non-transient).
 
@@ -40,15 +43,14 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict
 
 from odoo_mcp.connection import OdooCalls, OdooRpcError
+from odoo_mcp.connection.versions import access_model, exists
 
 __all__ = ["ModelListing", "ModelSummary", "list_readable_models"]
 
 PERMISSIONS: Final = ("read", "write", "create", "unlink")
 MAX_CONCURRENT_CHECKS: Final = 5
-#: a listing of at most this many models, for a user who may not read the ACL lines, asks
-#: ``check_access_rights`` for write, create and unlink of each (REQ-04-33's ``access``);
-#: a longer one gives ``read`` only: three calls per model is not a bounded listing
-ACCESS_DETAIL_LIMIT: Final = 10
+#: Odoo 20's ``ir.access.operation`` letters (versions.ODOO20["ir_access"])
+OPERATION_LETTERS: Final = {"read": "r", "write": "w", "create": "c", "unlink": "d"}
 
 
 class ModelSummary(BaseModel):
@@ -83,11 +85,12 @@ async def _acl_access(
     """REQ-04-34: permissions per ir.model id from the ACL lines and the user's groups."""
     version = connection.odoo_version
     group_field = "all_group_ids" if version is None or version.major >= 19 else "groups_id"
-    acl_fields = ["model_id", "group_id", *(f"perm_{p}" for p in PERMISSIONS)]
+    rules_model = access_model(version)
+    unified = rules_model == "ir.access"
+    acl_fields = ["model_id", "group_id"]
+    acl_fields += ["operation"] if unified else [f"perm_{p}" for p in PERMISSIONS]
     lines, users = await asyncio.gather(
-        connection.search_read(
-            "ir.model.access", [["model_id", "in", list(model_ids)]], acl_fields
-        ),
+        connection.search_read(rules_model, [["model_id", "in", list(model_ids)]], acl_fields),
         connection.read("res.users", [uid], [group_field]),
     )
     groups = set(users[0].get(group_field) or []) if users else set()
@@ -96,8 +99,14 @@ async def _acl_access(
         model_id, group_id = _id(line.get("model_id")), _id(line.get("group_id"))
         if model_id is None or (group_id is not None and group_id not in groups):
             continue
+        if unified and group_id is None:
+            continue  # 20: a line without a group is a restriction, it grants nothing
         perms = granted.setdefault(model_id, set())
-        perms.update(p for p in PERMISSIONS if line.get(f"perm_{p}"))
+        if unified:
+            letters = line.get("operation") if isinstance(line.get("operation"), str) else ""
+            perms.update(p for p in PERMISSIONS if OPERATION_LETTERS[p] in str(letters))
+        else:
+            perms.update(p for p in PERMISSIONS if line.get(f"perm_{p}"))
     return {
         model_id: tuple(p for p in PERMISSIONS if p in perms)
         for model_id, perms in granted.items()
@@ -111,13 +120,18 @@ async def _allowed(
     """REQ-04-34: the (model, operation) pairs ``check_access_rights`` grants, five calls at
     a time (the REQ-07-11 throttle); a refusal of the check itself counts as not granted."""
     gate = asyncio.Semaphore(MAX_CONCURRENT_CHECKS)
+    # 20 has no check_access_rights (versions.ODOO20["access_api"]): has_access on no record
+    legacy = exists("check_access_rights", connection.odoo_version)
 
     async def allowed(model: str, operation: str) -> bool:
         async with gate:
             try:
-                answer = await connection.execute_kw(
-                    model, "check_access_rights", [operation], {"raise_exception": False}
-                )
+                if legacy:
+                    answer = await connection.execute_kw(
+                        model, "check_access_rights", [operation], {"raise_exception": False}
+                    )
+                else:
+                    answer = await connection.execute_kw(model, "has_access", [[], operation])
             except OdooRpcError:
                 return False
         return answer is True
@@ -127,7 +141,8 @@ async def _allowed(
 
 
 async def _checked_access(connection: OdooCalls, models: Sequence[str]) -> set[str]:
-    """REQ-04-34: the fallback: ``check_access_rights('read')`` per model."""
+    """REQ-04-34: the fallback: ``check_access_rights('read')`` (20: ``has_access``) per
+    model."""
     return {model for model, _ in await _allowed(connection, [(m, "read") for m in models])}
 
 
@@ -176,7 +191,7 @@ async def _listed_without_ir_model(
         and not (is_model_blocked and is_model_blocked(model))
     ]
     granted: dict[str, tuple[str, ...]] = {}
-    if detail_access and len(listed) <= ACCESS_DETAIL_LIMIT:
+    if detail_access:
         granted = await _granted_beyond_read(connection, [model for model, _ in listed])
     return [
         ModelSummary(model=model, name=name, transient=False, access=granted.get(model, ("read",)))

@@ -19,7 +19,7 @@ from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from odoo_mcp.connection import ConnectionManager, ConnectionSettings
 from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import FormatOptions
-from odoo_mcp.model_listing import ACCESS_DETAIL_LIMIT, _checked_access, list_readable_models
+from odoo_mcp.model_listing import _checked_access, list_readable_models
 from odoo_mcp.prompts.model_guides import model_guide
 from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.registry.introspection import _readable
@@ -27,7 +27,7 @@ from odoo_mcp.safety import SafetyPolicy
 
 pytestmark = pytest.mark.anyio
 
-VERSIONS = ("17.0", "19.0")
+VERSIONS = ("17.0", "19.0", "20.0")
 MAX_CALLS = 3
 
 
@@ -68,7 +68,9 @@ async def test_demo_lists_the_models_it_may_read_in_bounded_calls(fake: FakeOdoo
     async with connect(fake) as odoo:
         models = await list_readable_models(odoo)
         calls = fake.call_counts()
-        per_model = fake.call_counts(method="check_access_rights")
+        per_model = fake.call_counts(method="check_access_rights") + fake.call_counts(
+            method="has_access"
+        )
         # 17.0's get_available_models keeps the wizards the user may read (module doc)
         wizards = _models(fake, transient=True) if fake.version == "17.0" else []
         checked = await _checked_access(odoo, _models(fake, transient=False) + wizards)
@@ -92,7 +94,9 @@ async def test_demo_calls_do_not_grow_with_the_number_of_models(fake: FakeOdoo) 
         fake.reset_calls()
         few = await list_readable_models(odoo, models=["res.partner", "ir.config_parameter"])
         few_calls = fake.call_counts()
-        per_model = fake.call_counts(method="check_access_rights")
+        per_model = fake.call_counts(method="check_access_rights") + fake.call_counts(
+            method="has_access"
+        )
     assert len(everything) > 20 and [m.model for m in few] == ["res.partner"]
     assert all_calls == few_calls <= MAX_CALLS and per_model == 0
 
@@ -125,22 +129,25 @@ async def test_demo_listing_shows_wizards_as_odoo_tells_them(fake: FakeOdoo) -> 
 
 async def test_a_short_listing_gives_the_operations_granted(fake: FakeOdoo) -> None:
     """REQ-04-33: the demo user's access to a filtered listing, as check_access_rights says
-    (three calls per model, at most ACCESS_DETAIL_LIMIT models)."""
+    (has_access on 20; three calls per model)."""
     async with connect(fake) as odoo:
         models = await list_readable_models(odoo, name_filter="sale.order", detail_access=True)
         calls = fake.call_counts()
     access = {m.model: m.access for m in models}
     assert access["sale.order"] == ("read", "write", "create")  # the salesman's ACL
-    assert len(models) <= ACCESS_DETAIL_LIMIT
     assert calls <= MAX_CALLS + 3 * len(models)
 
 
-async def test_a_long_listing_asks_nothing_per_model(fake: FakeOdoo) -> None:
+async def test_a_long_listing_shows_the_true_access(fake: FakeOdoo) -> None:
+    """More than ten models: each shows what Odoo grants (it showed ``read`` alone)."""
     async with connect(fake) as odoo:
         models = await list_readable_models(odoo, detail_access=True)
-    assert len(models) > ACCESS_DETAIL_LIMIT
-    assert fake.call_counts(method="check_access_rights") == 0
-    assert {m.access for m in models} == {("read",)}
+    access = {m.model: m.access for m in models}
+    assert len(models) > 10
+    assert access["sale.order"] == ("read", "write", "create")  # the salesman's ACL
+    assert {m.access for m in models} != {("read",)}
+    checker = "has_access" if fake.version == "20.0" else "check_access_rights"
+    assert fake.call_counts(method=checker) == 3 * len(models)
 
 
 async def test_admin_still_reads_ir_model_and_the_acl_lines(fake: FakeOdoo) -> None:

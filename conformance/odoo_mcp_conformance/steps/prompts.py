@@ -98,6 +98,14 @@ def _domains(body: str) -> list[list[Any]]:
     return found
 
 
+@check(parsers.parse("the prompt text mentions the run's Odoo version"))
+def _mentions_version(world: World) -> None:
+    """SPEC-06's overview template names the version: the one this Odoo reports."""
+    version = str(world.control.info()["version"])
+    body = _text(world)
+    assert f"Odoo {version}" in body, f"'Odoo {version}' not in the prompt:\n{body[:1500]}"
+
+
 @check(parsers.parse("the prompt text mentions each of:"))
 def _each(world: World, docstring: str) -> None:
     body = _text(world)

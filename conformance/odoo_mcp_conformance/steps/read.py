@@ -18,7 +18,16 @@ def _version_at_least(world: World, major: int) -> None:
     """Version-specific behaviour (name_get is gone from 17): N/A on an older Odoo."""
     version = str(world.control.info()["version"])
     if int(version.split(".")[0].split("~")[-1]) < major:
-        not_applicable(f"Odoo {version} is older than {major}")
+        not_applicable(f"Odoo {version} has no behaviour of Odoo {major} and later")
+
+
+@given(parsers.parse("Odoo is older than {major:d}"))
+def _version_before(world: World, major: int) -> None:
+    """Behaviour a later version removed (20's read_group signature, check_access_rights):
+    N/A from that version on."""
+    version = str(world.control.info()["version"])
+    if int(version.split(".")[0].split("~")[-1]) >= major:
+        not_applicable(f"Odoo {version} has no behaviour of the versions before {major}")
 
 
 @given("the demo user may not post invoices")

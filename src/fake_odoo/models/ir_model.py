@@ -113,6 +113,9 @@ class IrModelAccess(Model):
 
     _name = "ir.model.access"
     _description = "Model Access"
+    #: Odoo 20 replaced it (and ir.rule) by ir.access (odoo/odoo
+    #: odoo/addons/base/models/ir_access.py @ 5d9a6616)
+    _max_version = 19
     _order = "model_id,group_id,name,id"
     #: base/security/ir.model.access.csv: access_ir_model_access_group_erp_manager only
     _access = {"base.group_erp_manager": "rwcu"}
@@ -132,6 +135,30 @@ class IrModelAccess(Model):
     perm_unlink = fields.Boolean("Delete Access")
 
 
+class IrAccess(Model):
+    """Odoo 20's access model (odoo/odoo odoo/addons/base/models/ir_access.py @ 5d9a6616,
+    from source, not a capture): one line per (model, group) with its ``operation``
+    letters; a line without a group would restrict, the fake writes none."""
+
+    _name = "ir.access"
+    _description = "Access"
+    _order = "model_id,group_id,id"
+    _min_version = 20
+    _access = {"base.group_erp_manager": "rwcu"}
+
+    name = fields.Char("Name")
+    active = fields.Boolean("Active", default=True)
+    model_id = fields.Many2one("ir.model", "Model", required=True, ondelete="cascade")
+    group_id = fields.Many2one("res.groups", "Group", ondelete="restrict")
+    operation = fields.Char("Operation", required=True, default="rwcd")
+    domain = fields.Char("Domain")
+
+
+def _operation(letters: str) -> str:
+    """The fake's "rwcu" letters as ir.access's "rwcd" (d: delete)."""
+    return "".join(o for o, f in zip("rwcd", "rwcu", strict=True) if f in letters)
+
+
 def describe_access(env: Environment) -> None:
     """One ``ir.model.access`` row per (model, group) of every model's ``_access`` table.
 
@@ -139,7 +166,8 @@ def describe_access(env: Environment) -> None:
     group granting everything, which is what Odoo's check would conclude from such a line.
     """
     db = env.db
-    if "ir.model.access" not in env:
+    unified = "ir.access" in env
+    if "ir.model.access" not in env and not unified:
         return
     group_ids = {x: rid for x, (m, rid) in db.xmlids.items() if m == "res.groups"}
     model_ids = {row["model"]: rid for rid, row in db.store.get("ir.model", {}).items()}
@@ -150,6 +178,21 @@ def describe_access(env: Environment) -> None:
             if gid is None:
                 continue  # a group of a module the database does not have
             suffix = group.replace(".", "_") if gid else "all"
+            if unified:
+                # 20: a line without a group restricts; open to all = one line per group
+                for group_id in [gid] if gid else sorted(group_ids.values()):
+                    db.insert(
+                        "ir.access",
+                        {
+                            "name": f"access_{model_name.replace('.', '_')}_{suffix}",
+                            "active": True,
+                            "model_id": model_ids[model_name],
+                            "group_id": group_id,
+                            "operation": _operation(letters),
+                            "domain": False,
+                        },
+                    )
+                continue
             db.insert(
                 "ir.model.access",
                 {

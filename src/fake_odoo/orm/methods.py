@@ -335,7 +335,27 @@ def default_get_fields(self: Any, fields: list[str]) -> dict[str, Any]:
     return result
 
 
+def read_group_20(
+    self: Any,
+    domain: Any,
+    groupby: Any = (),
+    aggregates: Any = (),
+    having: Any = (),
+    offset: int = 0,
+    limit: int | None = None,
+    order: str | None = None,
+) -> list[list[Any]]:
+    """Odoo 20's read_group (odoo/odoo odoo/orm/models.py @ 00649da4): the formatted
+    signature, one tuple per group (groupby values, many2one as its id, then aggregates),
+    groups in the groupby fields' order unless ``order``. From source, not a capture."""
+    from fake_odoo.orm.read_group import read_group_tuples
+
+    return read_group_tuples(self, domain, groupby, aggregates, having, offset, limit, order)
+
+
 name_search_args.__qualname__ = "BaseModel.name_search"
+read_group_20.__qualname__ = "BaseModel.read_group"
+read_group_20._api_model = True  # type: ignore[attr-defined]
 default_get_fields.__qualname__ = "BaseModel.default_get"
 name_search_args._api_model = True  # type: ignore[attr-defined]
 default_get_fields._api_model = True  # type: ignore[attr-defined]
@@ -382,6 +402,11 @@ METHOD_VERSIONS: dict[str, Versions] = {
     # 17 takes args= and refuses domain= (flow_name_search steps 3 and 6); 18.0 still does:
     # the rename came with saas~18.3 (odoo/odoo#198154), a 19 feature for an 18.0 server
     "name_search": Versions(shims=((None, 18, name_search_args),)),
+    # Odoo 20 (from its source, odoo/odoo odoo/orm/models.py @ 00649da4): read_group takes
+    # (domain, groupby, aggregates, having, offset, limit, order) and answers tuples;
+    # check_access_rights is gone (has_access stays)
+    "read_group": Versions(shims=((20, None, read_group_20),)),
+    "check_access_rights": Versions(last=19),
     # fields_list up to 18, fields on 19 (ok_json2_default_get_fields)
     "default_get": Versions(shims=((19, None, default_get_fields),)),
 }

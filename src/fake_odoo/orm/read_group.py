@@ -303,3 +303,37 @@ def formatted_read_group(
             row[spec] = values[key][spec]
         result.append(row)
     return result
+
+
+def read_group_tuples(
+    model: BaseModel,
+    domain: Any,
+    groupby: Any = (),
+    aggregates: Any = (),
+    having: Any = (),
+    offset: int = 0,
+    limit: int | None = None,
+    order: str | None = None,
+) -> list[list[Any]]:
+    """Odoo 20's ``read_group`` (from its source, not a capture): a list of tuples (lists on
+    the wire), the groupby values first (a many2one as its id), then the aggregates in the
+    order asked; the groups ordered by the groupby terms unless ``order``."""
+    groupby = [groupby] if isinstance(groupby, str) else list(groupby or [])
+    grouping = _Grouping(model, domain, groupby)
+    specs = []
+    for spec in aggregates or []:
+        parsed = _aggregate_spec(model, spec)
+        if parsed is None:
+            raise ValueError(f"Invalid aggregate {spec!r} on model {model._name!r}")
+        specs.append((spec, parsed[1], parsed[2]))
+    values = _compute_aggregates(grouping, [s for s in specs if s[0] != "__count"])
+    keys = _page(grouping.sorted_keys(order, values), offset, limit)
+    result: list[list[Any]] = []
+    for key in keys:
+        row: list[Any] = []
+        for index, (_spec, _field, granularity) in enumerate(grouping.specs):
+            value = key[index]
+            row.append(grouping.display(index, value) if granularity else value)
+        row.extend(values[key][spec] for spec, _fname, _func in specs)
+        result.append(row)
+    return result

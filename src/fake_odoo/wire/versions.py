@@ -42,6 +42,12 @@ def has_web_version_route(major: int) -> bool:
     return major >= 18
 
 
+def has_jsonrpc_route(major: int) -> bool:
+    """``/jsonrpc`` exists up to 19: Odoo 20's rpc module no longer imports its controller
+    (odoo/odoo addons/rpc/controllers/__init__.py @ 079c3754; from source, not a capture)."""
+    return major < 20
+
+
 def has_json2(major: int) -> bool:
     """JSON-2 (``/json/2/...``) exists from 19 on (err_json2_not_available)."""
     return major >= 19

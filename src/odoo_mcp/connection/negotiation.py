@@ -40,6 +40,7 @@ from odoo_mcp.connection.version import (
     probe_xmlrpc_version,
     version_from_server_info,
 )
+from odoo_mcp.connection.versions import protocol_served
 from odoo_mcp.connection.xmlrpc import XmlRpcProtocol
 
 __all__ = [
@@ -76,18 +77,20 @@ def choose_protocol(settings: ConnectionSettings, version: OdooVersion) -> Proto
                 f"ODOO_PROTOCOL=json2 but this server runs Odoo {version}: JSON-2 exists from "
                 "Odoo 19; use xmlrpc or jsonrpc (or auto)"
             )
-        if known and settings.protocol != "json2" and version.major >= 20:
-            raise OdooConfigurationError(
-                f"ODOO_PROTOCOL={settings.protocol} but Odoo {version} removed XML-RPC and "
-                "JSON-RPC; use json2 with an API key"
-            )
+        # Odoo 20 (versions.PROTOCOL_FACTS, from its source): XML-RPC still served, the
+        # /jsonrpc endpoint gone, the web session routes unknown: a forced protocol is tried
         return settings.protocol
     chosen = default_protocol(version)
     if chosen == "json2" and settings.api_key is None:
-        if version.major >= 20 or not settings.username:
+        if not settings.username:
             raise OdooConfigurationError(
                 f"Odoo {version} needs JSON-2, which needs an API key: set ODOO_API_KEY"
             )
+        if protocol_served("xmlrpc", version) == "served" and version.major >= 20:
+            logger.warning(
+                "Odoo %s: JSON-2 needs an API key; using XML-RPC with a password", version
+            )
+            return "xmlrpc"
         logger.warning(
             "Odoo %s: JSON-2 needs an API key; using the deprecated JSON-RPC with a password",
             version,
@@ -167,10 +170,31 @@ async def log_in(
         except OdooAuthenticationError as exc:
             failure = exc
             continue
+        except OdooConnectionError as exc:
+            gone = _jsonrpc_gone(exc, used, mode, version)
+            if gone is None:
+                raise
+            raise gone from exc
         return Login(adapter, kind, secret, login)
     if failure is None:
         raise OdooConfigurationError(f"no credentials usable with protocol {protocol}")
     raise failure
+
+
+def _jsonrpc_gone(
+    exc: OdooConnectionError, used: ProtocolName, mode: JsonRpcMode, version: OdooVersion | None
+) -> OdooConfigurationError | None:
+    """Odoo 20 has no ``/jsonrpc`` (its rpc module no longer routes it, versions.ODOO20): a
+    404 there says so, with what to use instead (None: another failure)."""
+    if used != "jsonrpc" or mode != "service" or exc.http_status != 404:
+        return None
+    if version is None or protocol_served("jsonrpc_service", version) != "absent":
+        return None
+    return OdooConfigurationError(
+        f"Odoo {version} answered 404 on /jsonrpc: Odoo 20 removed the /jsonrpc endpoint "
+        "(its rpc module serves /xmlrpc/2 and /json/2 only); set ODOO_PROTOCOL=xmlrpc, or "
+        "json2 with an API key (or auto)"
+    )
 
 
 def version_from_session(adapter: OdooProtocol) -> OdooVersion | None:
@@ -208,7 +232,7 @@ def resolve_unknown(version: OdooVersion | None) -> OdooVersion:
     if version.major < 14:
         logger.warning("Odoo %s is older than 14.0: unsupported, it may not work", version)
     elif version.major > 19:
-        logger.info("Odoo %s is newer than 19.0: using JSON-2", version)
+        logger.info("Odoo %s is newer than 19.0: using JSON-2 (20: facts from its source)", version)
     return version
 
 

@@ -26,6 +26,9 @@ request that made it, whose label gives its first version:
 - odoo/odoo#218334 (19.0) ``default_get(fields_list)`` renamed ``fields``, and ``write``'s
   parameter named ``vals`` in every model (17's sale.order says ``values``).
 
+20.0: read from Odoo's own source (no capture exists); each row cites repo, path and commit
+(``ODOO20``). What no source shows is "unknown": the server tries it instead of refusing it.
+
 Facts before 17.0 are not captured: they are Odoo's source as the server assumed it before
 this table (``name_get`` and ``name_search(args=)`` since 14.0).
 """
@@ -39,18 +42,24 @@ from typing import Final, Literal, TypeVar
 from odoo_mcp.connection.version import OdooVersion
 
 __all__ = [
+    "ACCESS_MODEL_FACTS",
     "JSON2_SINCE",
     "METHODS",
+    "ODOO20",
+    "PROTOCOL_FACTS",
     "MethodFacts",
     "Shape",
+    "SourceFact",
     "VersionKey",
     "VersionLike",
+    "access_model",
     "callable_remotely",
     "exists",
     "facts",
     "is_deprecated",
     "parameters",
     "positional_only",
+    "protocol_served",
     "returns",
     "version_key",
 ]
@@ -76,6 +85,7 @@ Shape = Literal[
     "pair",  # [id, display_name]
     "records",  # a list of dicts
     "groups",  # read_group rows: a list of dicts, in no order the server may rely on
+    "tuples",  # Odoo 20's read_group: [(groupby values..., aggregate values...), ...]
     "dict",
     "count",
     "bool",
@@ -101,6 +111,8 @@ class MethodFacts:
     until: VersionKey | None = None
     #: from this version Odoo logs a DeprecationWarning on each call
     deprecated_since: VersionKey | None = None
+    #: from this version it is no longer deprecated (20's read_group: a new signature)
+    deprecated_until: VersionKey | None = None
     #: from this version it is ``api.private``: refused over RPC (AccessError)
     private_since: VersionKey | None = None
     #: until this version models override it under other parameter names (17's
@@ -117,6 +129,123 @@ def _one(params: tuple[str, ...]) -> tuple[tuple[VersionKey, tuple[str, ...]], .
 
 def _always(shape: Shape) -> tuple[tuple[VersionKey, Shape], ...]:
     return ((OLDEST, shape),)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFact:
+    """One fact read from Odoo's source: where (repository, file, commit) and what."""
+
+    repo: str
+    path: str
+    commit: str
+    fact: str
+
+    def __str__(self) -> str:
+        return f"{self.repo}:{self.path}@{self.commit[:12]} ({self.fact})"
+
+
+_ODOO = "odoo/odoo"
+#: Odoo 20.0, read from stock odoo/odoo (no capture of a 20 server exists). The trees were
+#: told apart by their content (``ir.access``, the rpc module without ``jsonrpc``): the
+#: ``odoo/release.py`` stored for odoo/odoo is not stored at these commits, so their
+#: ``version_info`` could not be read (see docs/connection.md).
+ODOO20: Final[Mapping[str, SourceFact]] = {
+    "rpc_manifest": SourceFact(
+        _ODOO,
+        "addons/rpc/__manifest__.py",
+        "079c37543ac0924dc984808be2763d1f0601b1ef",
+        "the rpc module provides the /xmlrpc/2 and /json/2 endpoints",
+    ),
+    "rpc_controllers": SourceFact(
+        _ODOO,
+        "addons/rpc/controllers/__init__.py",
+        "079c37543ac0924dc984808be2763d1f0601b1ef",
+        "imports common, json2 and xmlrpc, no jsonrpc: no /jsonrpc route",
+    ),
+    "xmlrpc_routes": SourceFact(
+        _ODOO,
+        "addons/rpc/controllers/xmlrpc.py",
+        "29134220cd0d7f3065a8f90704c39848ab0952a9",
+        "routes /xmlrpc/<service> and /xmlrpc/2/<service> (int fault codes 1-4) via dispatch_rpc",
+    ),
+    "json2_route": SourceFact(
+        _ODOO,
+        "addons/rpc/controllers/json2.py",
+        "09df5d19ed06da1b3236cdc763d113602ce85d1b",
+        "POST /json/2/<model>/<method>, auth=bearer; unknown model 404, bad signature 422",
+    ),
+    "read_group": SourceFact(
+        _ODOO,
+        "odoo/orm/models.py",
+        "00649da42372cf197edfbb2fa8ab437862e39be4",
+        "read_group(domain, groupby, aggregates, having, offset, limit, order) -> list[tuple]"
+        ", @api.model; groups ordered by the groupby terms when no order is given",
+    ),
+    "access_api": SourceFact(
+        _ODOO,
+        "odoo/orm/models.py",
+        "00649da42372cf197edfbb2fa8ab437862e39be4",
+        "access section: check_access (api.private), has_access, _filtered_access, "
+        "_access_domain reading ir.access; no check_access_rights there",
+    ),
+    "ir_access": SourceFact(
+        _ODOO,
+        "odoo/addons/base/models/ir_access.py",
+        "5d9a6616756d8232b18448507f2ea49f6a9424ad",
+        "model ir.access: model_id, group_id, operation (subset of 'rwcd'), domain, active; "
+        "a line with a group grants, one without restricts",
+    ),
+    "name_create": SourceFact(
+        _ODOO,
+        "odoo/orm/models.py",
+        "00649da42372cf197edfbb2fa8ab437862e39be4",
+        "name_create(name) returns (id, display_name)",
+    ),
+    "formatted_read_group": SourceFact(
+        _ODOO,
+        "addons/rpc/tests/test_json2.py",
+        "079c37543ac0924dc984808be2763d1f0601b1ef",
+        "formatted_read_group still answers over JSON-2",
+    ),
+}
+
+#: per protocol, from which version its endpoint is known absent ("absent"), known served
+#: ("served") or "unknown" on 20; what is unknown is tried, never refused
+PROTOCOL_FACTS: Final[Mapping[str, Mapping[VersionKey, tuple[str, tuple[SourceFact, ...]]]]] = {
+    "xmlrpc": {(20, 0): ("served", (ODOO20["rpc_manifest"], ODOO20["xmlrpc_routes"]))},
+    "json2": {(20, 0): ("served", (ODOO20["rpc_manifest"], ODOO20["json2_route"]))},
+    # the /jsonrpc service endpoint; the web client's session routes are unknown on 20
+    "jsonrpc_service": {(20, 0): ("absent", (ODOO20["rpc_controllers"],))},
+    "jsonrpc_session": {(20, 0): ("unknown", ())},
+}
+
+#: the model holding the access rules: ir.model.access (+ ir.rule) up to 19, ir.access on 20
+ACCESS_MODEL_FACTS: Final[tuple[tuple[VersionKey, str, str], ...]] = (
+    (OLDEST, "ir.model.access", "meta_method_signatures.json (17 and 19); base's ACL csv"),
+    ((20, 0), "ir.access", str(ODOO20["ir_access"])),
+)
+
+
+def protocol_served(endpoint: str, version: VersionLike) -> str:
+    """ "served", "absent" or "unknown": what the source says of ``endpoint`` (``xmlrpc``,
+    ``json2``, ``jsonrpc_service``, ``jsonrpc_session``) at ``version``; "served" before
+    the first version the table has a row for (the captures of 17 and 19)."""
+    key = version_key(version)
+    state = "served"
+    for since, (answer, _sources) in sorted(PROTOCOL_FACTS.get(endpoint, {}).items()):
+        if since <= key:
+            state = answer
+    return state
+
+
+def access_model(version: VersionLike) -> str:
+    """The model of the access rules: ``ir.model.access`` up to 19, ``ir.access`` on 20."""
+    key = version_key(version)
+    chosen = ACCESS_MODEL_FACTS[0][1]
+    for since, model, _source in ACCESS_MODEL_FACTS:
+        if since <= key:
+            chosen = model
+    return chosen
 
 
 _READ_GROUP = ("domain", "fields", "groupby", "offset", "limit", "orderby", "lazy")
@@ -218,10 +347,16 @@ METHODS: Final[Mapping[str, MethodFacts]] = {
     ),
     "read_group": MethodFacts(
         True,
-        _one(_READ_GROUP),
-        _always("groups"),
+        ((OLDEST, _READ_GROUP), ((20, 0), _FORMATTED_READ_GROUP)),
+        ((OLDEST, "groups"), ((20, 0), "tuples")),
         deprecated_since=(18, 2),
-        sources=(_SIGNATURES, "flow_read_group.json", "odoo/odoo#163300 (deprecated, 18.2)"),
+        deprecated_until=(20, 0),
+        sources=(
+            _SIGNATURES,
+            "flow_read_group.json",
+            "odoo/odoo#163300 (deprecated, 18.2)",
+            str(ODOO20["read_group"]),
+        ),
     ),
     "formatted_read_group": MethodFacts(
         True,
@@ -263,10 +398,12 @@ METHODS: Final[Mapping[str, MethodFacts]] = {
         True,
         _one(("operation", "raise_exception")),
         ((OLDEST, "true_or_raise"), ((18, 0), "none_or_raise")),
+        until=(20, 0),
         deprecated_since=(18, 0),
         sources=(
             "meta_check_access_rights.json step 27 (17: true; 19: None, 'cannot marshal None')",
             "odoo/odoo#179148 (deprecated, 18.0)",
+            str(ODOO20["access_api"]) + " (gone on 20)",
         ),
     ),
     "check_access_rule": MethodFacts(
@@ -355,8 +492,12 @@ def callable_remotely(method: str, version: VersionLike) -> bool:
 def is_deprecated(method: str, version: VersionLike) -> bool:
     """REQ-02b-02: Odoo ``version`` logs a DeprecationWarning on each call of ``method``."""
     entry = METHODS.get(method)
-    since = entry.deprecated_since if entry is not None else None
-    return since is not None and version_key(version) >= since
+    if entry is None or entry.deprecated_since is None:
+        return False
+    key = version_key(version)
+    return key >= entry.deprecated_since and (
+        entry.deprecated_until is None or key < entry.deprecated_until
+    )
 
 
 def parameters(method: str, version: VersionLike) -> tuple[str, ...]:

@@ -42,6 +42,7 @@ DEFAULT_MODEL_BLOCKLIST: Final = frozenset(
         "base.automation",
         "ir.rule",
         "ir.model.access",
+        "ir.access",  # Odoo 20: replaces ir.model.access and ir.rule (versions.ODOO20)
         "res.users",
         "ir.mail_server",
         "fetchmail.server",

@@ -12,8 +12,9 @@ version is refused when it names a blocked field, instead of passing unseen.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Final
+from typing import Final, Literal
 
+from odoo_mcp.connection.versions import VersionLike, parameters
 from odoo_mcp.field_refs import (
     FieldRef,
     aggregate_refs,
@@ -72,6 +73,8 @@ METHOD_ARGUMENTS: Final[Mapping[str, tuple[bool, tuple[tuple[str, Reader], ...]]
             ("lazy", _data),
         ),
     ),
+    # Odoo 20's read_group: the formatted_read_group signature (versions.ODOO20); the
+    # caller passes no version, so a read_group call is read under both (``READ_GROUP_20``)
     "formatted_read_group": (
         True,
         (
@@ -160,6 +163,10 @@ METHOD_ARGUMENTS: Final[Mapping[str, tuple[bool, tuple[tuple[str, Reader], ...]]
         ),
     ),
 }
+#: Odoo 20's ``read_group(domain, groupby, aggregates, having, offset, limit, order)``: read
+#: as ``formatted_read_group``, looked up at each call (one table, one owner: a reader
+#: replaced there is replaced for both)
+READ_GROUP_20: Final = "formatted_read_group"
 #: REQ-11-14: methods that run the model's own name search on their text
 NAME_SEARCH_METHODS: Final = frozenset({"name_search"})
 
@@ -183,14 +190,41 @@ def call_refs(
     method: str,
     args: Sequence[object],
     kwargs: Mapping[str, object],
+    *,
+    version: VersionLike | Literal["unknown"] = "unknown",
 ) -> Iterator[FieldRef]:
     """REQ-11-14: every field reference an execute call makes, read per declared argument;
-    an undeclared argument (or method) is read conservatively (fails closed)."""
-    declared = METHOD_ARGUMENTS.get(method)
+    an undeclared argument (or method) is read conservatively (fails closed).
+
+    ``read_group`` changed signature on 20 (``fields``/``lazy`` gone, ``aggregates``/
+    ``having`` added): read under the version's signature when ``version`` is given, under
+    both (every reference either names) when it is not."""
+    if method == "read_group":
+        if version == "unknown":
+            yield from _call_refs("read_group", args, kwargs, METHOD_ARGUMENTS["read_group"])
+            new_form = METHOD_ARGUMENTS[READ_GROUP_20]
+            yield from _call_refs("read_group", args, kwargs, new_form, context=False)
+            return
+        new = parameters("read_group", version)[1] == "groupby"
+        declared = METHOD_ARGUMENTS[READ_GROUP_20 if new else "read_group"]
+        yield from _call_refs(method, args, kwargs, declared)
+        return
+    yield from _call_refs(method, args, kwargs, METHOD_ARGUMENTS.get(method))
+
+
+def _call_refs(
+    method: str,
+    args: Sequence[object],
+    kwargs: Mapping[str, object],
+    declared: tuple[bool, tuple[tuple[str, Reader], ...]] | None,
+    *,
+    context: bool = True,
+) -> Iterator[FieldRef]:
+    """``call_refs`` under one declaration (None: undeclared, read conservatively)."""
     if declared is None and _action_like(method):
         declared = (False, ())
     inline = kwargs.get("context")  # the tool's own ``context`` is the dispatcher's to check
-    if isinstance(inline, Mapping):
+    if context and isinstance(inline, Mapping):
         yield from context_refs(inline, "kwargs.context")
     if declared is None:
         for index, arg in enumerate(args):

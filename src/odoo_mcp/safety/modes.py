@@ -57,6 +57,9 @@ EXECUTE_READ_METHODS: Final = frozenset(
         "read_group",
         "check_access_rights",
         "check_access_rule",
+        # Odoo 20 has no check_access_rights: has_access is its read-only access check
+        # (odoo/orm/models.py @ 00649da4, docs/connection.md)
+        "has_access",
     }
 )
 

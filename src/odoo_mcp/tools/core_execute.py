@@ -156,7 +156,15 @@ async def _check_references(ctx: ServerContext, params: ExecuteInput) -> None:
     looked up: past that the call is refused (TOO_MANY_MODELS), never checked in part."""
     if params.method in NAME_SEARCH_METHODS:
         ctx.policy.check_name_search(params.model)
-    refs = list(call_refs(params.method, params.args, params.kwargs))
+    # read_group's arguments are read under this Odoo's signature (20 changed it); under
+    # both while the version is not known yet (fails closed)
+    version = ctx.odoo.odoo_version
+    refs = list(
+        call_refs(
+            params.method, params.args, params.kwargs,
+            version="unknown" if version is None else version,
+        )
+    )  # fmt: skip
     if not refs:
         return
     lookups = CallLookups(ctx.registry, limit=MAX_MODELS_PER_CALL)

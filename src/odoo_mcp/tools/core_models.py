@@ -4,7 +4,8 @@
 user's groups (three calls in two rounds), or, where Odoo hides the ACL lines, one
 ``check_access_rights`` per candidate model. ``field_count`` is an integer for every model:
 from the registry's metadata where it holds the model, else from one ``read_group`` of
-``ir.model.fields`` for all the others (blocked field names left out, as fields_get does), or,
+``ir.model.fields`` for all the others (blocked field names left out, as fields_get does;
+on 20 its new signature ``read_group(domain, groupby, aggregates)`` answering tuples), or,
 for a user Odoo does not let read ``ir.model.fields`` (anyone but "Access Rights"), from the
 caller's own ``fields_get`` of each model, five at a time, cached by the registry: the same
 count whichever transport and whichever user (REQ-04-33; it was null over HTTP, where a
@@ -20,6 +21,7 @@ from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from odoo_mcp.connection import OdooError, OdooRpcError
+from odoo_mcp.connection.versions import returns
 from odoo_mcp.context import ServerContext
 from odoo_mcp.model_listing import MAX_CONCURRENT_CHECKS, list_readable_models
 from odoo_mcp.safety.annotations import READS
@@ -112,16 +114,28 @@ async def _field_counts(
     if not reads_ir_model:
         return await _fields_get_counts(ctx, models)
     domain = [["model", "in", models], ["name", "not in", sorted(ctx.policy.fields.blocklist)]]
+    # 20's read_group(domain, groupby, aggregates, ...) answers tuples (versions.ODOO20)
+    tuples = returns("read_group", ctx.odoo.odoo_version) == "tuples"
     try:
-        rows = await ctx.odoo.execute_kw(
-            "ir.model.fields", "read_group", [domain, ["model"], ["model"]], {"lazy": False}
-        )
+        if tuples:
+            rows = await ctx.odoo.execute_kw(
+                "ir.model.fields", "read_group", [domain, ["model"], ["__count"]]
+            )
+        else:
+            rows = await ctx.odoo.execute_kw(
+                "ir.model.fields", "read_group", [domain, ["model"], ["model"]], {"lazy": False}
+            )
     except OdooRpcError:  # e.g. a user who may not read ir.model.fields
         return await _fields_get_counts(ctx, models)
     counts: dict[str, int] = {}
     for row in rows if isinstance(rows, list) else []:
         if isinstance(row, dict) and isinstance(row.get("model"), str):
             counts[row["model"]] = int(row.get("__count") or 0)
+        elif isinstance(row, list | tuple) and len(row) == 2 and isinstance(row[0], str):
+            counts[row[0]] = int(row[1] or 0)
+    missing = [model for model in models if model not in counts]
+    if missing and rows is None:  # no answer at all: count another way, never null
+        counts.update(await _fields_get_counts(ctx, missing))
     return counts
 
 

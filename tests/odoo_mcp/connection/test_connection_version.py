@@ -119,9 +119,15 @@ def test_forced_json2_on_odoo16_is_a_configuration_error() -> None:
 
 
 @pytest.mark.req("REQ-02-14")
-def test_forced_xmlrpc_on_odoo20_is_a_configuration_error() -> None:
-    with pytest.raises(OdooConfigurationError, match="removed XML-RPC"):
-        choose_protocol(_settings(protocol="xmlrpc"), OdooVersion(20))
+def test_forced_xmlrpc_and_jsonrpc_on_odoo20_are_tried() -> None:
+    """Odoo 20's source still serves /xmlrpc/2 (versions.ODOO20): never refused."""
+    assert choose_protocol(_settings(protocol="xmlrpc"), OdooVersion(20)) == "xmlrpc"
+    assert choose_protocol(_settings(protocol="jsonrpc"), OdooVersion(20)) == "jsonrpc"
+
+
+def test_odoo20_without_api_key_uses_xmlrpc() -> None:
+    assert choose_protocol(_settings(), OdooVersion(20)) == "xmlrpc"
+    assert choose_protocol(_settings(api_key="k"), OdooVersion(20)) == "json2"
 
 
 @pytest.mark.req("REQ-02-14")

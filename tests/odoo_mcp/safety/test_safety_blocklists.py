@@ -19,6 +19,7 @@ from odoo_mcp.safety.blocklists import FieldFilter, ModelFilter
 SPEC_MODELS = {
     "ir.config_parameter", "ir.cron", "base.automation", "ir.rule", "ir.model.access",
     "res.users", "ir.mail_server", "fetchmail.server", "payment.provider",
+    "ir.access",  # Odoo 20's access model (replaces ir.model.access and ir.rule)
 }  # fmt: skip
 
 

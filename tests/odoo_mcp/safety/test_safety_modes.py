@@ -116,7 +116,7 @@ def test_full_mode_allows_every_operation(operation: Operation) -> None:
 
 
 def test_execute_methods_map_to_operations() -> None:
-    assert len(EXECUTE_READ_METHODS) == 11
+    assert len(EXECUTE_READ_METHODS) == 12  # has_access: Odoo 20's only access check
     assert {operation_of_method(m) for m in EXECUTE_READ_METHODS} == {Operation.READ}
     assert operation_of_method("unlink") is Operation.UNLINK
     assert operation_of_method("write") is Operation.WRITE
