@@ -99,11 +99,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--kit-progress",
         default="",
-        help="'-': a line per feature file as it finishes, on this terminal (pytest's own "
+        help="'-': a line per scenario as it ends, on this terminal (pytest's own "
         "line per test is left out); a path: write the progress events there (a shard's)",
     )
     group.addoption(
-        "--kit-progress-verbose", action="store_true", help="list failed scenarios per feature"
+        "--kit-progress-verbose",
+        action="store_true",
+        help="a line for every scenario (else the failed and inconclusive ones only)",
     )
     group.addoption("--kit-bar", action="store_true", help="draw a progress bar (a terminal)")
     group.addoption(
