@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Final
 from urllib.parse import urlsplit
@@ -20,6 +21,28 @@ _HEADERS: Final = {
         "frame-ancestors 'none'; base-uri 'none'"
     ),
 }
+_SCHEME: Final = re.compile(r"[a-z][a-z0-9+.-]*\Z")
+_HOST: Final = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)*\Z")
+
+
+def _redirect_source(redirect_uri: str) -> str:
+    """The CSP source of where the sign-in goes back: ``form-action`` also governs the
+    redirect the form's POST is answered with (Chromium blocks a redirect it does not allow),
+    so the sign-in form must be allowed to land on the client's redirect URI. Its origin
+    (``http://127.0.0.1:PORT``), or its scheme alone (a native app's ``com.example.app:``,
+    an IPv6 literal, which CSP host sources cannot name); nothing for what does not parse."""
+    try:
+        parts = urlsplit(redirect_uri)
+        port = parts.port
+    except ValueError:
+        return ""
+    scheme, host = parts.scheme.lower(), parts.hostname or ""
+    if not _SCHEME.match(scheme):
+        return ""
+    if not _HOST.match(host):
+        return f"{scheme}:"
+    return f"{scheme}://{host}" + (f":{port}" if port is not None else "")
+
 
 _STYLE: Final = (
     "body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem}"
@@ -78,5 +101,10 @@ def signin_page(
         f"<button id=signin type=submit>Sign in and allow</button>"
         "</form>"
     )
-    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+    target = _redirect_source(redirect_uri)
+    if target:
+        headers["Content-Security-Policy"] = _HEADERS["Content-Security-Policy"].replace(
+            "form-action 'self'", f"form-action 'self' {target}"
+        )
     return _page("Sign in to Odoo", body, status, headers)
