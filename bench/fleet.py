@@ -20,6 +20,14 @@ Phases (``--phases``):
 - ``ratelimit``: stateless replicas, round robin, ``burst 5, 30/min``; admin paces calls
   through the balancer; the accepted count must stay within burst + rate x elapsed + 1, the
   limit of one caller fleet-wide. Without shared state each replica admits its own allowance.
+- ``oauth``: stateless replicas with ``--oauth on``, one ``ODOO_MCP_OAUTH_SECRET`` and
+  ``--public-url`` the balancer's URL (its port chosen first), round robin. With the shared
+  state: the metadata name the balancer wherever asked; a client registers and signs in
+  (the form posted as a browser would) on r1 directly, exchanges the code on r2, calls tools
+  as the demo user on every replica and through HAProxy, refreshes on another replica (the
+  rotated refresh token refused everywhere, and that reuse ends the grant); the MCP SDK's
+  OAuth client signs in through HAProxy alone, its token revoked on one replica and refused on
+  all. Then each replica with its own memory: r2 refuses r1's token with 401.
 
 Exit status 0 only when every check passed; a markdown summary ends the output.
 Run ``python bench/fleet.py`` or ``tox -e fleet -- --replicas 2``.
@@ -29,9 +37,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import json
 import math
 import os
+import re
+import secrets
 import signal
 import socket
 import statistics
@@ -44,16 +55,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 from fleet_lb import REPLICA_HEADER, haproxy_config
 from http_load import CALLS, TOKENS, checked_calls
 from mcp import Client
+from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from pydantic import AnyUrl
 
 from fake_odoo.demo import ADMIN_API_KEY
+from odoo_mcp.adapter.http.oauth.provider import challenge_of
 
-PHASES = ("load", "isolation", "failover", "ratelimit")
+PHASES = ("load", "isolation", "failover", "ratelimit", "oauth")
 PROTOCOL = "2025-06-18"
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 RATE_BURST = 5
@@ -185,8 +201,18 @@ class Fleet:
         finally:
             client.close()
 
-    def start_replicas(self, count: int, *, stateless: bool, env: dict[str, str]) -> None:
+    def start_replicas(
+        self,
+        count: int,
+        *,
+        stateless: bool,
+        env: dict[str, str],
+        flags: Sequence[str] = (),
+        shared: bool = True,
+    ) -> None:
+        """``count`` replicas given ``env`` and ``flags``; ``shared``: the Redis state URL too."""
         started: list[tuple[Child, str]] = []
+        shared_state = {"ODOO_MCP_STATE_URL": self.state_url} if shared and self.state_url else {}
         for index in range(1, count + 1):
             port = free_port()
             environ = {
@@ -196,7 +222,7 @@ class Fleet:
                 "ODOO_API_KEY": ADMIN_API_KEY,
                 # the server logs each refused demo call (REQ-10-18): not what this measures
                 "ODOO_MCP_LOG_LEVEL": "error",
-                **({"ODOO_MCP_STATE_URL": self.state_url} if self.state_url else {}),
+                **shared_state,
                 # issue 37: HAProxy's address here; its X-Forwarded-For alone is believed
                 "ODOO_MCP_TRUSTED_PROXIES": "127.0.0.1",
                 **env,
@@ -204,6 +230,7 @@ class Fleet:
             argv = [sys.executable, "-m", "odoo_mcp", "serve", "--transport", "http"]
             argv += ["--host", "127.0.0.1", "--port", str(port), "--http-auth", "on"]
             argv += ["--stateless"] if stateless else []
+            argv += flags
             started.append(
                 (self.procs.start(f"replica r{index}", argv, environ), f"127.0.0.1:{port}")
             )
@@ -216,8 +243,11 @@ class Fleet:
             self.procs.stop(child)
         self.replicas = []
 
-    def start_balancer(self, addresses: Sequence[str], *, sticky: bool, workdir: Path) -> str:
-        port = free_port()
+    def start_balancer(
+        self, addresses: Sequence[str], *, sticky: bool, workdir: Path, port: int | None = None
+    ) -> str:
+        """HAProxy on ``port`` (a free one by default): the URL of its MCP endpoint."""
+        port = free_port() if port is None else port
         config = workdir / f"haproxy-{port}.cfg"
         config.write_text(haproxy_config(port, addresses, sticky=sticky), encoding="utf-8")
         # -db: foreground, no daemon, so it is our child and dies with the harness
@@ -225,6 +255,11 @@ class Fleet:
         base = f"http://127.0.0.1:{port}"
         wait_until(http_ok(f"{base}/health"), child, 15)
         return f"{base}/mcp"
+
+    def stop_balancer(self, port: int) -> None:
+        for child in list(self.procs.children):
+            if child.name == f"haproxy :{port}":
+                self.procs.stop(child)
 
 
 # -- raw MCP over HTTP (exact statuses, which the SDK client turns into exceptions) ------------
@@ -239,9 +274,17 @@ class Reply:
 
 
 async def post(
-    http: httpx2.AsyncClient, url: str, message: dict[str, Any], session: str | None = None
+    http: httpx2.AsyncClient,
+    url: str,
+    message: dict[str, Any],
+    session: str | None = None,
+    *,
+    access: str | None = None,
 ) -> Reply:
+    """One JSON-RPC message; ``access``: this request's Bearer token (else the client's)."""
     headers = dict(MCP_HEADERS)
+    if access is not None:
+        headers["Authorization"] = f"Bearer {access}"
     if session is not None:
         headers["Mcp-Session-Id"] = session
         headers["MCP-Protocol-Version"] = PROTOCOL
@@ -414,7 +457,7 @@ async def failover_client(
                     session = opened.session
                     if not killed.is_set():
                         client.replica = opened.replica
-                    elif client.correct:
+                    elif client.replica is not None:  # it had a session before the kill
                         client.reinitialized += 1
                 tool, arguments, check = CALLS[client.user][index % len(CALLS[client.user])]
                 reply = await post(http, url, tool_call(index + 1, tool, arguments), session)
@@ -516,6 +559,430 @@ async def run_ratelimit(url: str, calls: int, per_second: float) -> dict[str, An
         "allowance": allowance,
         "by_replica": dict(by_replica),
     }
+
+
+# -- phase 5: OAuth across replicas ------------------------------------------------------------
+
+#: never opened: the browser stops at the redirect and reads the code off its URL
+OAUTH_REDIRECT = "http://127.0.0.1:9/callback"
+#: the demo user's answers (17 sale orders; payments refused) tell whose token acted
+DEMO_CHECKS = (CALLS["demo"][0], CALLS["demo"][2])
+
+
+class StepFailed(Exception):
+    """A step of the OAuth flow did not answer as it must (the phase's check fails)."""
+
+
+def expect(condition: bool, said: str) -> None:
+    if not condition:
+        raise StepFailed(said)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a request goes: a replica directly, or the balancer."""
+
+    name: str
+    base: str
+
+    @property
+    def mcp(self) -> str:
+        return f"{self.base}/mcp"
+
+
+def page_text(response: httpx2.Response) -> str:
+    """A page's words, without its markup and style (an error page says what went wrong)."""
+    text = re.sub(r"<(style|title)>.*?</\1>", " ", response.text, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())[:200]
+
+
+def rebased(url: str, base: str | None) -> str:
+    """``url`` on ``base`` (same path and query), or unchanged when ``base`` is None."""
+    if base is None:
+        return url
+    parts = urlsplit(url)
+    return f"{base}{parts.path}" + (f"?{parts.query}" if parts.query else "")
+
+
+async def register(http: httpx2.AsyncClient, at: Place) -> str:
+    """RFC 7591 registration of a public client at ``at``: its client id."""
+    body = {
+        "client_name": "fleet harness",
+        "redirect_uris": [OAUTH_REDIRECT],
+        "token_endpoint_auth_method": "none",
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+    }
+    answer = await http.post(f"{at.base}/register", json=body)
+    expect(answer.status_code == 201, f"register on {at.name}: {answer.status_code}")
+    return str(answer.json()["client_id"])
+
+
+async def browse_signin(web: httpx2.AsyncClient, url: str, stay: str | None) -> dict[str, str]:
+    """A browser's part from the authorization URL: ``/authorize``, the sign-in page it
+    redirects to, the form posted with the demo user's password; the redirect's query. With
+    ``stay`` (a replica's base URL) every request goes there, whatever host the page names."""
+    answer = await web.get(rebased(url, stay))
+    expect(answer.status_code == 302, f"/authorize: {answer.status_code} {page_text(answer)}")
+    page = await web.get(rebased(answer.headers["location"], stay))
+    expect(page.status_code == 200, f"sign-in page: {page.status_code} {page_text(page)}")
+    fields = {
+        name: html.unescape(value)
+        for name, value in re.findall(r'name=(request|csrf) value="([^"]*)"', page.text)
+    }
+    action = re.search(r'<form method=post action="([^"]+)"', page.text)
+    expect(action is not None and set(fields) == {"request", "csrf"}, "no sign-in form")
+    assert action is not None
+    form = {**fields, "login": "demo", "secret": "demo"}
+    back = await web.post(rebased(html.unescape(action.group(1)), stay), data=form)
+    location = back.headers.get("location", "")
+    expect(
+        back.status_code == 303 and location.startswith(OAUTH_REDIRECT + "?"),
+        f"sign-in: {back.status_code} {page_text(back)}",
+    )
+    return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+
+
+async def sign_in(http: httpx2.AsyncClient, at: Place, client_id: str) -> tuple[str, str]:
+    """A sign-in of the demo user on replica ``at`` directly: its code and PKCE verifier."""
+    verifier = secrets.token_urlsafe(48)
+    query = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": OAUTH_REDIRECT,
+        "code_challenge": challenge_of(verifier),
+        "code_challenge_method": "S256",
+        "state": "fleet",
+    }
+    url = str(httpx2.URL(f"{at.base}/authorize", params=query))
+    found = await browse_signin(http, url, at.base)
+    expect(found.get("state") == "fleet", f"state {found.get('state')!r}")
+    return found["code"], verifier
+
+
+async def token(http: httpx2.AsyncClient, at: Place, **form: str) -> httpx2.Response:
+    return await http.post(f"{at.base}/token", data=form)
+
+
+def said(response: httpx2.Response) -> str:
+    """A token endpoint's answer: the status and the OAuth error, if any."""
+    try:
+        error = response.json().get("error")
+    except ValueError:
+        error = None
+    return f"{response.status_code} {error}" if error else str(response.status_code)
+
+
+async def as_demo(http: httpx2.AsyncClient, url: str, access: str) -> tuple[str, list[str]]:
+    """``demo`` when the token's calls at ``url`` answer as the demo user, else what came
+    (``401 invalid_token``, a wrong answer); and the replicas that answered."""
+    replicas: list[str] = []
+    for index, (tool, arguments, check) in enumerate(DEMO_CHECKS, start=1):
+        reply = await post(http, url, tool_call(index, tool, arguments), access=access)
+        replicas += [reply.replica] if reply.replica else []
+        answer = tool_answer(reply)
+        if reply.status != 200 or answer is None:
+            return f"{reply.status} {(reply.body or {}).get('error', '')}".strip(), replicas
+        if not check(*answer):
+            return f"wrong: {tool} {str(answer[0])[:120]}", replicas
+    return "demo", replicas
+
+
+async def everywhere(
+    http: httpx2.AsyncClient, places: Sequence[Place], lb: Place, access: str
+) -> dict[str, str]:
+    """``as_demo`` on each replica directly, then through the balancer (round robin: as many
+    times as there are replicas, so that each one answers)."""
+    seen = {at.name: (await as_demo(http, at.mcp, access))[0] for at in places}
+    through: set[str] = set()
+    answered: set[str] = set()
+    for _ in places:
+        result, replicas = await as_demo(http, lb.mcp, access)
+        through.add(result)
+        answered.update(replicas)
+    seen[f"{lb.name} ({'+'.join(sorted(answered)) or 'none'})"] = ", ".join(sorted(through))
+    return seen
+
+
+def shown(seen: dict[str, str]) -> str:
+    return ", ".join(f"{where} {result}" for where, result in seen.items())
+
+
+async def metadata_check(
+    http: httpx2.AsyncClient, places: Sequence[Place], lb: Place, public: str
+) -> Check:
+    """RFC 9728 and RFC 8414 metadata name the balancer, wherever they are asked; so does the
+    401 challenge of an unauthenticated request."""
+    origin = lb.base
+    wrong: list[str] = []
+    resource = issuer = ""
+    for at in (lb, *places):
+        prm = (await http.get(f"{at.base}/.well-known/oauth-protected-resource/mcp")).json()
+        asm = (await http.get(f"{at.base}/.well-known/oauth-authorization-server")).json()
+        resource, issuer = str(prm.get("resource")), str(asm.get("issuer"))
+        servers = [str(s).rstrip("/") for s in prm.get("authorization_servers", [])]
+        if (
+            resource.rstrip("/") != public
+            or servers != [origin]
+            or issuer.rstrip("/") != origin
+            or asm.get("token_endpoint") != f"{origin}/token"
+            or asm.get("authorization_endpoint") != f"{origin}/authorize"
+        ):
+            wrong.append(f"{at.name}: resource {resource}, issuer {issuer}")
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    bare = await http.post(lb.mcp, content=json.dumps(message), headers=MCP_HEADERS)
+    metadata = f'resource_metadata="{origin}/.well-known/oauth-protected-resource/mcp"'
+    challenged = bare.status_code == 401 and metadata in bare.headers.get("www-authenticate", "")
+    measured = (
+        f"resource {resource}, issuer {issuer}, the same from {lb.name} and "
+        f"{len(places)} replicas directly; unauthenticated POST /mcp: {bare.status_code}, "
+        f"{metadata if challenged else 'challenge ' + bare.headers.get('www-authenticate', '')}"
+    )
+    if wrong:
+        measured += "; wrong: " + "; ".join(wrong)
+    return "oauth: metadata names the balancer (--public-url)", not wrong and challenged, measured
+
+
+class TokenStorage:
+    """The SDK client's token storage, in memory."""
+
+    def __init__(self) -> None:
+        self.tokens: OAuthToken | None = None
+        self.client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self.tokens = tokens
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
+
+
+class Browser:
+    """The SDK client's redirect and callback handlers: a browser through the balancer."""
+
+    def __init__(self, answered: set[str]) -> None:
+        self.result: AuthorizationCodeResult | None = None
+        self.answered = answered
+
+    async def note(self, response: httpx2.Response) -> None:
+        if replica := response.headers.get(REPLICA_HEADER):
+            self.answered.add(replica)
+
+    async def redirect(self, url: str) -> None:
+        hooks = {"response": [self.note]}
+        async with httpx2.AsyncClient(timeout=15, event_hooks=hooks) as web:
+            found = await browse_signin(web, url, None)
+        self.result = AuthorizationCodeResult(code=found["code"], state=found.get("state"))
+
+    async def callback(self) -> AuthorizationCodeResult:
+        assert self.result is not None
+        return self.result
+
+
+async def sdk_client_check(lb: Place, storage: TokenStorage) -> Check:
+    """The MCP SDK's OAuth client, given the balancer's URL alone: discovery, registration,
+    sign-in, code exchange and tool calls, each request wherever round robin sends it."""
+    answered: set[str] = set()
+    browser = Browser(answered)
+    auth = OAuthClientProvider(
+        server_url=lb.mcp,
+        client_metadata=OAuthClientMetadata(
+            client_name="fleet harness (MCP SDK)",
+            redirect_uris=[AnyUrl(OAUTH_REDIRECT)],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+        ),
+        storage=storage,
+        redirect_handler=browser.redirect,
+        callback_handler=browser.callback,
+    )
+    results: list[str] = []
+    async with (
+        httpx2.AsyncClient(auth=auth, timeout=30, event_hooks={"response": [browser.note]}) as http,
+        Client(streamable_http_client(lb.mcp, http_client=http), mode="legacy") as client,
+    ):
+        for tool, arguments, check in DEMO_CHECKS:
+            result = await client.call_tool(tool, arguments)
+            answer = json.loads(result.content[0].text)  # type: ignore[union-attr]
+            results.append("demo" if check(answer, bool(result.is_error)) else f"wrong {tool}")
+    ok = results == ["demo", "demo"] and storage.tokens is not None
+    measured = (
+        f"signed in and called as {', '.join(sorted(set(results)))}; requests answered by "
+        f"{'+'.join(sorted(answered))}"
+    )
+    return "oauth: the MCP SDK's OAuth client through HAProxy alone", ok, measured
+
+
+async def oauth_shared(places: Sequence[Place], lb: Place, public: str) -> list[Check]:
+    """Shared state: one sign-in's tokens issued, used, rotated and revoked across replicas."""
+    checks: list[Check] = []
+    first, second, third = places[0], places[1], places[2 % len(places)]
+    async with httpx2.AsyncClient(timeout=15) as http:
+        checks.append(await metadata_check(http, places, lb, public))
+        client_id = await register(http, first)
+        code, verifier = await sign_in(http, first, client_id)
+        exchanged = await token(
+            http, second, grant_type="authorization_code", code=code,
+            redirect_uri=OAUTH_REDIRECT, client_id=client_id, code_verifier=verifier,
+        )  # fmt: skip
+        expect(exchanged.status_code == 200, f"code exchange on {second.name}: {said(exchanged)}")
+        tokens = exchanged.json()
+        checks.append((
+            f"oauth: registered and signed in on {first.name}, code exchanged on {second.name}",
+            True, f"exchange {said(exchanged)}, expires_in {tokens.get('expires_in')}",
+        ))  # fmt: skip
+        seen = await everywhere(http, places, lb, tokens["access_token"])
+        checks.append((
+            "oauth: the access token acts as demo on every replica and through HAProxy",
+            all(v == "demo" for v in seen.values()), shown(seen),
+        ))  # fmt: skip
+        form = {"grant_type": "refresh_token", "client_id": client_id}
+        refreshed = await token(http, third, **form, refresh_token=tokens["refresh_token"])
+        expect(refreshed.status_code == 200, f"refresh on {third.name}: {said(refreshed)}")
+        fresh = refreshed.json()
+        seen = await everywhere(http, places, lb, fresh["access_token"])
+        old_access, _ = await as_demo(http, lb.mcp, tokens["access_token"])
+        rotated = fresh["refresh_token"] != tokens["refresh_token"]
+        checks.append((
+            f"oauth: refreshed on {third.name}; the new access token acts as demo everywhere",
+            rotated and all(v == "demo" for v in seen.values()),
+            f"{shown(seen)}; new refresh token: {rotated}; the access token before the "
+            f"refresh: {old_access} (it lives until it expires)",
+        ))  # fmt: skip
+        reused = {
+            at.name: said(await token(http, at, **form, refresh_token=tokens["refresh_token"]))
+            for at in (*places, lb)
+        }
+        checks.append((
+            "oauth: the rotated refresh token is refused on every replica and HAProxy",
+            all(v == "400 invalid_grant" for v in reused.values()), shown(reused),
+        ))  # fmt: skip
+        # OAuth 2.1 §4.3.1: a refresh token presented again means a stolen one: the grant
+        # ends, its newest tokens too, on every replica
+        seen = await everywhere(http, places, lb, fresh["access_token"])
+        again = said(await token(http, first, **form, refresh_token=fresh["refresh_token"]))
+        checks.append((
+            "oauth: that reuse ended the grant fleet-wide (its newest tokens refused)",
+            all(v == "401 invalid_token" for v in seen.values()) and again == "400 invalid_grant",
+            f"new access token: {shown(seen)}; new refresh token on {first.name}: {again}",
+        ))  # fmt: skip
+    storage = TokenStorage()
+    checks.append(await sdk_client_check(lb, storage))
+    assert storage.tokens is not None and storage.client is not None
+    revoker = places[-1]
+    # the SDK's client registers with a secret (client_secret_post): revoke and refresh use it
+    client = {
+        "client_id": storage.client.client_id or "",
+        "client_secret": storage.client.client_secret or "",
+    }
+    async with httpx2.AsyncClient(timeout=15) as http:
+        revoked = await http.post(
+            f"{revoker.base}/revoke",
+            # the SDK's revocation handler wants the field, empty for a public client
+            data={"token": storage.tokens.refresh_token or "", **client},
+        )  # fmt: skip
+        seen = await everywhere(http, places, lb, storage.tokens.access_token)
+        form = {
+            "grant_type": "refresh_token",
+            "refresh_token": storage.tokens.refresh_token or "",
+            **client,
+        }
+        refused = {at.name: said(await token(http, at, **form)) for at in places}
+    checks.append((
+        f"oauth: revoked on {revoker.name}: refused on every replica and HAProxy",
+        revoked.status_code == 200
+        and all(v == "401 invalid_token" for v in seen.values())
+        and all(v == "400 invalid_grant" for v in refused.values()),
+        f"revoke {revoked.status_code}; access token: {shown(seen)}; refresh: {shown(refused)}",
+    ))  # fmt: skip
+    return checks
+
+
+async def oauth_isolated(places: Sequence[Place], lb: Place) -> list[Check]:
+    """No shared state: each replica knows only the clients, codes and tokens it issued."""
+    first, second = places[0], places[1]
+    async with httpx2.AsyncClient(timeout=15) as http:
+        client_id = await register(http, first)
+        code, verifier = await sign_in(http, first, client_id)
+        form = {"grant_type": "authorization_code", "code": code, "client_id": client_id,
+                "redirect_uri": OAUTH_REDIRECT, "code_verifier": verifier}  # fmt: skip
+        elsewhere = await token(http, second, **form)
+        here = await token(http, first, **form)
+        expect(here.status_code == 200, f"code exchange on {first.name}: {said(here)}")
+        access = here.json()["access_token"]
+        own, _ = await as_demo(http, first.mcp, access)
+        message = tool_call(1, *DEMO_CHECKS[0][:2])
+        headers = {**MCP_HEADERS, "Authorization": f"Bearer {access}"}
+        other = await http.post(second.mcp, content=json.dumps(message), headers=headers)
+        body = other.json() if other.status_code == 401 else {}
+        challenge = other.headers.get("www-authenticate", "")
+        statuses: Counter[str] = Counter()
+        for index in range(2 * len(places)):  # one call each: round robin alternates
+            reply = await post(http, lb.mcp, tool_call(index, *DEMO_CHECKS[0][:2]), access=access)
+            statuses[f"{reply.replica} {reply.status}"] += 1
+    try:
+        sdk = await sdk_client_check(lb, TokenStorage())
+        through = f"passed ({sdk[2]})" if sdk[1] else f"failed ({sdk[2]})"
+    except Exception as exc:  # what a client sees there: its flow breaks somewhere
+        leaf: BaseException = exc
+        while isinstance(leaf, BaseExceptionGroup) and leaf.exceptions:
+            leaf = leaf.exceptions[0]  # the SDK's task groups wrap the failing step
+        through = f"fails: {type(leaf).__name__}: {leaf}"[:300]
+    refused = other.status_code == 401 and body.get("error") == "invalid_token"
+    names = " and ".join(
+        name for name in ('error="invalid_token"', "resource_metadata") if name in challenge
+    )
+    measured = (
+        f"code from {first.name} exchanged on {second.name}: {said(elsewhere)}; on "
+        f"{first.name}: {said(here)}, its token there: {own}; on {second.name}: "
+        f"{other.status_code} {body.get('error')} ({body.get('error_description')!r}; "
+        f"WWW-Authenticate {names}); through HAProxy, one call "
+        f"each: {', '.join(f'{k} x{v}' for k, v in sorted(statuses.items()))}; the MCP "
+        f"SDK's OAuth client through HAProxy {through}"
+    )
+    return [(
+        f"oauth without shared state: {second.name} refuses {first.name}'s token with 401",
+        own == "demo" and refused and elsewhere.status_code in (400, 401), measured,
+    )]  # fmt: skip
+
+
+def oauth_checks(fleet: Fleet, args: argparse.Namespace, workdir: Path) -> list[Check]:
+    """The OAuth phase: replicas with ``--oauth on``, one secret and ``--public-url`` the
+    balancer's; with the shared state (Redis), then with each replica's own memory."""
+    if args.replicas < 2:
+        return [("oauth", True, "skipped: needs two replicas")]
+    port = free_port()  # the balancer's, known before the replicas: it is their public URL
+    origin = f"http://127.0.0.1:{port}"
+    public = f"{origin}/mcp"
+    env = {"ODOO_MCP_OAUTH_SECRET": secrets.token_hex(32)}  # one secret, every replica
+    flags = ["--oauth", "on", "--public-url", public]
+    checks: list[Check] = []
+    for shared in (True, False) if fleet.state_url else (False,):
+        state = "Redis" if shared else "each its own memory"
+        phase(
+            f"oauth: {args.replicas} stateless replicas, --oauth on, --public-url {public}, "
+            f"state {state}, HAProxy round robin"
+        )
+        fleet.start_replicas(args.replicas, stateless=True, env=env, flags=flags, shared=shared)
+        addresses = [address for _, address in fleet.replicas]
+        fleet.start_balancer(addresses, sticky=False, workdir=workdir, port=port)
+        places = [Place(f"r{i}", f"http://{a}") for i, a in enumerate(addresses, start=1)]
+        lb = Place("HAProxy", origin)
+        try:
+            flow = oauth_shared(places, lb, public) if shared else oauth_isolated(places, lb)
+            checks += bounded(flow, 120)
+        except StepFailed as failed:
+            checks.append((f"oauth ({state})", False, f"step failed: {failed}"))
+        finally:
+            fleet.stop_balancer(port)
+            fleet.stop_replicas()
+    return checks
 
 
 # -- the run -----------------------------------------------------------------------------------
@@ -678,6 +1145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 fleet.stop_replicas()
             if "ratelimit" in phases:
                 checks.append(ratelimit_check(fleet, args, workdir))
+                fleet.stop_replicas()
+            if "oauth" in phases:
+                checks += oauth_checks(fleet, args, workdir)
             keys = fleet.redis_keys()
             if keys is not None:  # 0 keys: the replicas did not use the shared state
                 print(f"redis keys after the run: {keys}", flush=True)
