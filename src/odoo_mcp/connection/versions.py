@@ -207,6 +207,26 @@ ODOO20: Final[Mapping[str, SourceFact]] = {
         "079c37543ac0924dc984808be2763d1f0601b1ef",
         "formatted_read_group still answers over JSON-2",
     ),
+    # the odoo/http/ package layout (no odoo/http.py); release.py not stored at these commits
+    "error_body": SourceFact(
+        _ODOO,
+        "odoo/http/dispatcher.py",
+        "e34538f5174b5b08fbae357ab6806690fc9321aa",
+        "serialize_exception: name, message, arguments, context, debug; the JSON-RPC and "
+        "JSON-2 handle_error send it as is: no timestamp",
+    ),
+    "error_serialization": SourceFact(
+        _ODOO,
+        "odoo/http/_error_serialization.py",
+        "6f8ca19223ea7a995f722c76dcfa5870c5592015",
+        "serialize_exception: name, message, arguments, context, debug; no timestamp",
+    ),
+    "account_group": SourceFact(
+        _ODOO,
+        "addons/account/models/account_group.py",
+        "fb5d4238abd83a89e21acf42fe86bf80b4fe9198",
+        "account.group is still defined (_name = 'account.group', models.Constraint era)",
+    ),
 }
 
 #: per protocol, from which version its endpoint is known absent ("absent"), known served
