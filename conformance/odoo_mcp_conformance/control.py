@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx2
 
+from odoo_mcp_conformance import tls
 from odoo_mcp_conformance.target import OdooCoordinates
 from odoo_mcp_conformance.timing import scaled
 
@@ -43,7 +44,7 @@ def not_the_fake(url: str, *, timeout: float = 10.0) -> str | None:
     scenario in set-up with ``ControlError`` and reported them as failing requirements."""
     shown = url.rstrip("/")
     try:
-        with httpx2.Client(timeout=timeout) as http:
+        with httpx2.Client(verify=tls.verify(), timeout=timeout) as http:
             response = http.get(f"{shown}/__fake__/info")
     except httpx2.HTTPError as exc:
         return f"--fake-url {shown} cannot be reached: {str(exc) or type(exc).__name__}"
@@ -66,7 +67,9 @@ class FakeOdooControl:
     def __init__(self, url: str, *, timeout: float = 30.0) -> None:
         self.url = url.rstrip("/")
         # (scaled: the fake shares this machine's load with the servers under test)
-        self._http = httpx2.Client(base_url=self.url + "/__fake__", timeout=scaled(timeout))
+        self._http = httpx2.Client(
+            verify=tls.verify(), base_url=self.url + "/__fake__", timeout=scaled(timeout)
+        )
         self.dirty = False
         #: a scenario left modules uninstalled: the next reset installs them again
         self.modules_removed = False

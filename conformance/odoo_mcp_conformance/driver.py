@@ -32,6 +32,7 @@ from mcp.client.client import ConnectMode
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CONNECTION_CLOSED
 
+from odoo_mcp_conformance import tls
 from odoo_mcp_conformance.answers import (
     Answer,
     answer_of_notification,
@@ -234,7 +235,9 @@ async def _http_transport(url: str, headers: dict[str, str], timeout: float) -> 
     # server closed it failed a step with ReadError, a verdict from a race
     limits = httpx2.Limits(keepalive_expiry=1.0)
     async with (
-        httpx2.AsyncClient(headers=headers, timeout=timeout, limits=limits) as http,
+        httpx2.AsyncClient(
+            verify=tls.verify(), headers=headers, timeout=timeout, limits=limits
+        ) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams

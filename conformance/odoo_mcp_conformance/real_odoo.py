@@ -39,6 +39,7 @@ from typing import Any, Final, NoReturn
 import httpx2
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from odoo_mcp_conformance import tls
 from odoo_mcp_conformance.control import READ_METHODS, ControlError, FakeOdooControl, OdooCall
 from odoo_mcp_conformance.target import OdooCoordinates
 
@@ -155,7 +156,9 @@ class RealOdoo:
         self.db = db
         self.users: dict[str, Credentials] = dict(users)
         self._own_http = http is None
-        self._http = http if http is not None else httpx2.Client(timeout=timeout)
+        self._http = (
+            http if http is not None else httpx2.Client(verify=tls.verify(), timeout=timeout)
+        )
         self._uids: dict[str, int] = {}
         self._version: str | None = None
         #: False until /jsonrpc answered 404: then XML-RPC

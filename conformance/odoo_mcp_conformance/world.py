@@ -13,6 +13,7 @@ import mcp.types as t
 import pytest
 from mcp.client.client import ConnectMode
 
+from odoo_mcp_conformance import tls
 from odoo_mcp_conformance.answers import Answer
 from odoo_mcp_conformance.checks import CheckRecorder
 from odoo_mcp_conformance.control import OdooCall
@@ -239,5 +240,5 @@ def _serves_jsonrpc(url: str) -> bool:
     """Whether the Odoo at ``url`` answers JSON-RPC's ``/jsonrpc`` (asked once per run)."""
     body = {"jsonrpc": "2.0", "method": "call", "id": 1,
             "params": {"service": "common", "method": "version", "args": []}}  # fmt: skip
-    with httpx2.Client(timeout=scaled(30)) as http:
+    with httpx2.Client(verify=tls.verify(), timeout=scaled(30)) as http:
         return http.post(f"{url.rstrip('/')}/jsonrpc", json=body).status_code != 404

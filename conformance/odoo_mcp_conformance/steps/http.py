@@ -16,6 +16,7 @@ import httpx2
 from mcp.types import CallToolResult
 from pytest_bdd import given, parsers, when
 
+from odoo_mcp_conformance import tls
 from odoo_mcp_conformance.answers import answers_of_http
 from odoo_mcp_conformance.checks import check
 from odoo_mcp_conformance.driver import ToolOutcome
@@ -73,7 +74,7 @@ def _send(
         headers["Mcp-Session-Id"] = found
     elif session != "none":
         headers["Mcp-Session-Id"] = session
-    with httpx2.Client(timeout=scaled(30)) as http:
+    with httpx2.Client(verify=tls.verify(), timeout=scaled(30)) as http:
         answer = http.request(verb, _url(world), json=body, headers=headers)
     world.remembered[_ANSWER] = answer
     # issue 36: raw answers are judged by the invariants too
@@ -185,7 +186,7 @@ def _count_as_times(world: World, model: str, user: str, times: int) -> None:
 @when(parsers.parse('the client initializes a session through the host "{host}"'))
 def _through_host(world: World, host: str) -> None:
     headers = {**_headers(world, "own"), "Host": host}
-    with httpx2.Client(timeout=scaled(30)) as http:
+    with httpx2.Client(verify=tls.verify(), timeout=scaled(30)) as http:
         world.remembered[_ANSWER] = http.post(
             _url(world), json=_initialize_request(), headers=headers
         )
@@ -232,7 +233,7 @@ def _bad_token(world: World, method: str, token: str) -> None:
 @when("the client sends malformed JSON on its session")
 def _malformed(world: World) -> None:
     headers = {**_headers(world, "own"), "Mcp-Session-Id": str(world.remembered.get(_SESSION))}
-    with httpx2.Client(timeout=scaled(30)) as http:
+    with httpx2.Client(verify=tls.verify(), timeout=scaled(30)) as http:
         world.remembered[_ANSWER] = http.post(_url(world), content=b"{not json", headers=headers)
 
 
@@ -247,7 +248,7 @@ def _concurrently(world: World, methods: str) -> None:
     url, headers = _url(world), {**_headers(world, "own"), "Mcp-Session-Id": session}
 
     def one(index: int, method: str) -> httpx2.Response:
-        with httpx2.Client(timeout=scaled(30)) as http:
+        with httpx2.Client(verify=tls.verify(), timeout=scaled(30)) as http:
             return http.post(url, json=_request(method, 10 + index), headers=headers)
 
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
@@ -268,7 +269,7 @@ def _end(world: World) -> None:
 def _health(world: World) -> None:
     url = _url(world)
     base = url[: url.index("/", len("http://"))] if url.count("/") > 2 else url
-    with httpx2.Client(timeout=scaled(30)) as http:
+    with httpx2.Client(verify=tls.verify(), timeout=scaled(30)) as http:
         world.remembered[_ANSWER] = http.get(f"{base}/health")
 
 
