@@ -56,6 +56,20 @@ def email_normalize_all(text: Any) -> list[str]:
     return [email_normalize(addr) for addr in email_split(text) if email_normalize(addr)]
 
 
+def parse_contact_from_email(text: str) -> tuple[str, Any]:
+    """``odoo.tools.parse_contact_from_email``: ("Name", "address") from "Name <address>";
+    ("", "address") from a bare address; (text, False) without one."""
+    text = (text or "").strip()
+    found = [(n, a) for n, a in getaddresses([text]) if a and "@" in a]
+    if not found:
+        return text, False
+    display, address = found[0]
+    email = email_normalize(address) or address
+    if not display and text.lower() != address.lower():
+        display = text.replace(f"<{address}>", "").replace(address, "").strip(" \"'<>")
+    return display.strip(), email
+
+
 def formataddr(name: str, address: str) -> str:
     """``odoo.tools.formataddr`` for an ASCII or UTF-8 name: ``"Name" <address>``."""
     escaped = re.sub(r'[\\"]', lambda m: "\\" + m.group(0), name)
@@ -253,6 +267,37 @@ class ResPartner(PartnerModuleFields):
                 vals["is_company"] = vals.pop("company_type") == "company"
         records = super().create(batch)
         return records
+
+    @api.model
+    def name_create(self, name: str) -> Any:
+        """Odoo's res.partner override (odoo/odoo ``odoo/addons/base/models/res_partner.py``
+        @ 4461f0772241): "Name <email>" gives the name and the email, a bare address is
+        both; ``force_email`` in the context refuses a name without an address; a
+        ``default_type`` that is not an address type is dropped from the context."""
+        context = dict(self.env.context)
+        if context.get("default_type") and context["default_type"] not in dict(ADDRESS_TYPES):
+            context.pop("default_type")
+        partners = self.with_context(context)
+        contact_name, email = parse_contact_from_email(name)
+        if context.get("force_email") and not email:
+            raise ValidationError("Couldn't create contact without email address!")
+        values: dict[str, Any] = {"name": contact_name or email}
+        if email:
+            values["email"] = email
+        partner = partners.create(values)
+        return [partner.id, partner.display_name]
+
+    def copy_data(self, default: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """ " (copy)" after the name unless ``default`` names the copy (odoo/odoo
+        ``odoo/addons/base/models/res_partner.py`` @ 4461f0772241, copy in batch)."""
+        default = dict(default or {})
+        vals_list: list[dict[str, Any]] = super().copy_data(default)
+        if default.get("name"):
+            return vals_list
+        return [
+            dict(vals, name=f"{partner.name} (copy)")
+            for partner, vals in zip(self, vals_list, strict=True)
+        ]
 
     def write(self, vals: dict[str, Any]) -> Any:
         vals = self._with_inverses(vals)

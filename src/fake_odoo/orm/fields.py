@@ -57,7 +57,7 @@ class Field:
         default: Default = None,
         compute: str | Callable[[Any], Any] | None = None,
         depends: Sequence[str] = (),
-        copy: bool = True,
+        copy: bool | None = None,
         groups: str | None = None,
         min_version: int | None = None,
         max_version: int | None = None,
@@ -80,6 +80,13 @@ class Field:
         self.default = default
         self.compute = compute
         self.depends = list(depends)
+        #: Odoo's default (``odoo/fields.py`` ``_get_attrs``): a computed field is not
+        #: copied unless stored and declared ``readonly=False``; a related one never; a
+        #: field named ``state`` is not copied either (set by the metaclass, which knows
+        #: the name). ``copy_explicit``: whether the declaration said ``copy=``.
+        self.copy_explicit = copy is not None
+        if copy is None:
+            copy = compute is None or (store and readonly is False)
         self.copy = copy
         #: Odoo's ``related="m2o.field"`` (also how ``_inherits`` exposes the parent's
         #: fields): not stored, read through the path as superuser, searchable and

@@ -77,6 +77,8 @@ class MetaModel(type):
         for fname, field in ordered.items():
             field = copy.copy(field)
             field.name, field.model_name = fname, model_name
+            if fname == "state" and not field.copy_explicit:
+                field.copy = False  # Odoo resets a ``state`` on copy unless told otherwise
             declared[fname] = field
         cls._declared_fields = declared  # type: ignore[attr-defined]
         cls._fields_cache = {}  # type: ignore[attr-defined]

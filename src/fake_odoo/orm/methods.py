@@ -143,32 +143,26 @@ class BaseMethods:
         return result
 
     def copy_data(self: Any, default: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        default = dict(default or {})
+        """The values ``copy`` would create, one dict per record (Odoo's base ``copy_data``,
+        odoo/odoo ``odoo/models.py`` 17.0 and ``odoo/orm/models.py`` @ 5f49ea73): the
+        ``default`` keys first, then every copiable field not in ``default`` (not the magic
+        columns nor ``parent_path``); a many2many as ``[(6, 0, ids)]``, a one2many as one
+        ``(0, 0, values)`` per line, in id order, the line's own ``copy_data`` (its inverse
+        many2one still naming the original parent). 17 takes one record (``ensure_one``);
+        over RPC it answers the one dict (``@api.returns(None, lambda value: value[0])``,
+        see ``service.to_jsonable``). The `` (copy)`` suffix on the name is the fake's
+        stand-in for the models that add one (res.partner does, from 17.2 in copy_data);
+        base adds none, so one2many lines get none."""
+        if self.env.major <= COPY_SINGLETON_UNTIL:
+            self.ensure_one()
+        vals_list = _copy_data_values(self, default)
         rec_name = self._rec_name_field()
-        vals_list = []
-        for record in self:
-            vals: dict[str, Any] = {}
-            for name, field in record._fields.items():
-                if name in crud.MAGIC or not field.copy or name in default:
-                    continue
-                if field.compute is not None and not field.store:
-                    continue
-                raw = record._raw(name)
-                if field.type == "many2many":
-                    vals[name] = [(6, 0, list(raw))]
-                elif field.type == "one2many":
-                    inverse = field.inverse_name
-                    lines = self.env[field.comodel_name].browse(raw)
-                    vals[name] = [
-                        (0, 0, {k: v for k, v in data.items() if k != inverse})
-                        for data in lines.copy_data()
-                    ]
-                else:
-                    vals[name] = raw
-            copied_name = vals.get(rec_name) if rec_name and rec_name not in default else None
-            if isinstance(copied_name, str) and record._fields[str(rec_name)].type == "char":
-                vals[str(rec_name)] = f"{copied_name} (copy)"
-            vals_list.append({**vals, **default})
+        if not rec_name or rec_name in (default or {}):
+            return vals_list
+        for vals in vals_list:
+            copied = vals.get(rec_name)
+            if isinstance(copied, str) and self._fields[rec_name].type == "char":
+                vals[rec_name] = f"{copied} (copy)"
         return vals_list
 
     def copy(self: Any, default: dict[str, Any] | None = None) -> Any:
@@ -181,9 +175,15 @@ class BaseMethods:
 
     @api_model
     def name_create(self: Any, name: str) -> Any:
+        """``create({_rec_name: name})`` answering ``(id, display_name)`` (a list on the
+        wire); a model without ``_rec_name`` logs a warning and answers False, it raises
+        nothing (odoo/odoo ``odoo/models.py`` 17.0, ``odoo/orm/models.py`` @ 5f49ea73)."""
         rec_name = self._rec_name_field()
         if not rec_name:
-            raise ValueError(f"Cannot execute name_create, no _rec_name defined on {self._name}")
+            logging.getLogger("odoo.models").warning(
+                "Cannot execute name_create, no _rec_name defined on %s", self._name
+            )
+            return False
         record = self.create({rec_name: name})
         return [record.id, record.display_name]
 
@@ -315,6 +315,29 @@ def _web_read_relational(
         data = {vals["id"]: vals for vals in co_records.web_read(subspec)}
         for values in values_list:
             values[fname] = [data.get(i) or {"id": i} for i in values[fname]]
+
+
+def _copy_data_values(records: Any, default: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Base ``copy_data`` of ``records``: no name suffix (see ``BaseMethods.copy_data``)."""
+    default = dict(default or {})
+    vals_list: list[dict[str, Any]] = []
+    for record in records:
+        vals = dict(default)
+        for name, field in record._fields.items():
+            if name in crud.MAGIC or name == "parent_path" or not field.copy or name in default:
+                continue
+            if field.compute is not None and not field.store:
+                continue
+            raw = record._raw(name)
+            if field.type == "many2many":
+                vals[name] = [(6, 0, list(raw))]
+            elif field.type == "one2many":
+                lines = records.env[field.comodel_name].browse(sorted(raw))
+                vals[name] = [(0, 0, data) for data in _copy_data_values(lines, None) if data]
+            else:
+                vals[name] = raw
+        vals_list.append(vals)
+    return vals_list
 
 
 def name_search_args(

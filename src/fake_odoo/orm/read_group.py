@@ -193,6 +193,11 @@ class _Grouping:
                     raw = key[term]
                     comodel = self.model.env[getattr(field, "comodel_name", "")]
                     return S._sort_value(comodel, "id", raw, 0) if raw else None
+                if field.type == "boolean":
+                    # grouped as COALESCE(field, FALSE): False is a value, before True,
+                    # never a null put last (odoo/odoo odoo/models.py 17.0 and
+                    # odoo/orm/models.py @ 5f49ea73, _read_group_groupby)
+                    return bool(key[term])
                 return S._sort_value(self.model, field.name, key[term], 0)
             return aggregates[key].get(term)
 

@@ -141,7 +141,8 @@ def call_kw(
 def to_jsonable(
     db: Database, method: str, result: Any, args: list[Any], kwargs: dict[str, Any]
 ) -> Any:
-    """Recordsets -> ids (create(dict) -> int, copy -> list from 18 on, int before)."""
+    """Recordsets -> ids (create(dict) -> int, copy -> list from 18 on, int before; 17's
+    copy_data -> its one dict)."""
     if isinstance(result, BaseModel):
         if method == "create":
             given = args[0] if args else kwargs.get("vals_list")
@@ -150,6 +151,10 @@ def to_jsonable(
         if method == "copy" and db.major <= COPY_SINGLETON_UNTIL:
             return result.id
         return list(result.ids)
+    if method == "copy_data" and db.major <= COPY_SINGLETON_UNTIL and isinstance(result, list):
+        # 17's copy_data is @api.returns(None, lambda value: value[0]): call_kw's downgrade
+        # answers the one dict (odoo/odoo odoo/models.py 17.0, odoo/api.py downgrade)
+        return plain(result[0]) if result else False
     return plain(result)
 
 

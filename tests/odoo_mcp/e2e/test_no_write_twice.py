@@ -74,8 +74,9 @@ def _change(fake: FakeOdoo, kind: str) -> tuple[str, str, dict[str, Any], Any]:
         )
     if kind == "copy":
         arguments = {"model": "res.partner", "method": "copy", "args": [[partner]]}
-        # the original and its one copy (the fake keeps the name)
-        return "res.partner", "copy", {"odoo_core_execute": arguments}, ([["name", "=", name]], 2)
+        # the original and its one copy, named as Odoo names a partner's copy
+        names = [["name", "in", [name, f"{name} (copy)"]]]
+        return "res.partner", "copy", {"odoo_core_execute": arguments}, (names, 2)
     lead = fake.create("crm.lead", {"name": f"Fault proxy lead {next(_markers)}"})
     arguments = {"model": "crm.lead", "method": "action_set_won", "args": [[lead]]}
     return "crm.lead", "action_set_won", {"odoo_core_execute": arguments}, None
