@@ -19,9 +19,10 @@ on`` (on the served fake Odoo), as the demo user, in both of its modes; headless
 Each mode gets its own HOME: the Inspector keeps its dynamic client registration in
 ``~/.mcp-inspector/storage/oauth.json``, shared by the CLI and the web UI, but registers
 only the redirect URI of the mode that registered (CLI ``127.0.0.1:6276``, web
-``127.0.0.1:6274``); the other mode then sends a redirect URI the client never registered,
-and the server refuses the sign-in. ``--shared-home`` shows it: the web UI under the CLI's
-HOME, its secrets in memory (so without the CLI's tokens), gets our "Sign-in refused" page.
+``127.0.0.1:6274``); the other mode then sends that URI on its own port. The server refused
+it until it allowed any port of a loopback IP redirect URI (RFC 8252 §7.3).
+``--shared-home`` checks it: the web UI under the CLI's HOME, its secrets in memory (so
+without the CLI's tokens), must get our sign-in page, not "Sign-in refused".
 
 Installs Node 22 and the Inspector where bench/inspector_check.sh does (INSPECTOR_HOME,
 default ~/.cache/odoo-mcp-inspector, ``v2``). Each step is bounded (``--timeout``), and
@@ -378,6 +379,18 @@ def shared_home(inspector: Inspector, browser: Browser, base: str) -> list[str]:
         inspector.timeout,
     )
     if browser.url.startswith(base):
+        # /authorize redirects to the sign-in page: read it once there (or a refusal page)
+        page = "return document.body ? document.body.innerText : ''"  # no stale element
+        wait_for(
+            "the sign-in page or a refusal",
+            lambda: browser.count("#login") == 1 or "refused" in str(script(browser, page)),
+            inspector.timeout,
+        )
+        if browser.count("#login") == 1:
+            return [
+                "web after the CLI, same HOME: our sign-in page (the CLI's registered "
+                "loopback redirect URI, taken on the web UI's port: RFC 8252 §7.3)"
+            ]
         said = browser.text("body")
         return [f"web after the CLI, same HOME: {browser.url.split('?')[0]} said {said!r}"]
     return ["web after the CLI, same HOME: connected at once, with the CLI's stored token"]

@@ -72,6 +72,50 @@ def test_an_unregistered_redirect_uri_gets_a_page_never_a_redirect(served: Serve
     assert "not registered" in answer.text and "evil.example" in answer.text
 
 
+def test_a_loopback_redirect_uri_takes_any_port(served: Served) -> None:
+    """RFC 8252 §7.3: a native app (the MCP Inspector) registers ``http://127.0.0.1:9/
+    callback`` and listens on another port at each sign-in; the code goes to that port."""
+    client = register(served.base)
+    other = REDIRECT.replace(":9/", ":5555/")
+    verifier, challenge = pkce()
+    with httpx2.Client() as web:
+        query = authorize_query(client["client_id"], challenge, redirect_uri=other)
+        answer = post_signin(web, open_signin(web, served.base, query), "demo", "demo")
+    assert answer.status_code == 303 and answer.headers["location"].startswith(other + "?")
+    code = parse_qs(urlsplit(answer.headers["location"]).query)["code"][0]
+    form = dict(grant_type="authorization_code", code=code, client_id=client["client_id"],
+                code_verifier=verifier)  # fmt: skip
+    assert token(served.base, **form, redirect_uri=REDIRECT).status_code == 400  # not its URI
+    assert token(served.base, **form, redirect_uri=other).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "http://127.0.0.1:5555/elsewhere",  # another path
+        "http://127.0.0.1:5555/callback?x=1",  # another query
+        "http://localhost:5555/callback",  # a name, not the loopback IP literal
+        "http://127.0.0.2:9/callback",  # another address
+    ],
+)
+def test_only_the_port_of_a_loopback_redirect_uri_may_differ(served: Served, uri: str) -> None:
+    client = register(served.base)
+    _, challenge = pkce()
+    query = authorize_query(client["client_id"], challenge, redirect_uri=uri)
+    answer = httpx2.get(f"{served.base}/authorize", params=query)
+    assert answer.status_code == 400 and "location" not in answer.headers
+    assert "not registered" in answer.text
+
+
+def test_a_non_loopback_redirect_uri_keeps_its_port(served: Served) -> None:
+    client = register(served.base, "https://app.example:8443/callback")
+    _, challenge = pkce()
+    for uri in ("https://app.example:9443/callback", "https://app.example/callback"):
+        query = authorize_query(client["client_id"], challenge, redirect_uri=uri)
+        answer = httpx2.get(f"{served.base}/authorize", params=query)
+        assert answer.status_code == 400 and "location" not in answer.headers, uri
+
+
 def test_an_unknown_client_gets_a_page(served: Served) -> None:
     _, challenge = pkce()
     answer = httpx2.get(f"{served.base}/authorize", params=authorize_query("nobody", challenge))

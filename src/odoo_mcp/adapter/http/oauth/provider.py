@@ -38,7 +38,7 @@ from mcp.server.auth.provider import (
     TokenError,
     construct_redirect_uri,
 )
-from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+from mcp.shared.auth import InvalidRedirectUriError, OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl, ValidationError
 
 from odoo_mcp.adapter.http.oauth.crypto import Sealer
@@ -176,6 +176,42 @@ def redirect_uri_problem(uri: str) -> str | None:
     return None
 
 
+#: the loopback IP literals whose redirect URIs match on any port (RFC 8252 §7.3)
+_LOOPBACK_IPS: Final = frozenset({"127.0.0.1", "::1"})
+
+
+def _without_loopback_port(uri: str) -> tuple[str, str, str, str] | None:
+    """An ``http`` loopback IP redirect URI minus its port, for comparison; None for others."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return None
+    if parts.scheme.lower() != "http" or (parts.hostname or "") not in _LOOPBACK_IPS:
+        return None
+    return parts.hostname or "", parts.path or "/", parts.query, parts.fragment
+
+
+class RegisteredClient(OAuthClientInformationFull):
+    """A registered client whose loopback redirect URIs take any port at authorization.
+
+    RFC 8252 §7.3 (and OAuth 2.1 §8.4.2): a native app listens on a port the operating
+    system gives it at each sign-in, so the authorization server must allow any port of a
+    registered ``http://127.0.0.1`` or ``http://[::1]`` URI; scheme, address, path and query
+    still match exactly. The SDK's own check compares whole URIs, and the MCP Inspector,
+    which registers once and then listens on another port, was refused. ``localhost`` is
+    not an IP literal and keeps the exact match."""
+
+    def validate_redirect_uri(self, redirect_uri: AnyUrl | None) -> AnyUrl:
+        try:
+            return super().validate_redirect_uri(redirect_uri)
+        except InvalidRedirectUriError:
+            asked = _without_loopback_port(str(redirect_uri)) if redirect_uri else None
+            registered = {_without_loopback_port(str(uri)) for uri in self.redirect_uris or ()}
+            if redirect_uri is not None and asked is not None and asked in registered:
+                return redirect_uri
+            raise
+
+
 def _new(prefix: str = "") -> str:
     return prefix + secrets.token_urlsafe(32)
 
@@ -227,7 +263,7 @@ class OdooAuthorizationProvider(
         if record is None:
             return None
         try:
-            return OAuthClientInformationFull.model_validate(record)
+            return RegisteredClient.model_validate(record)
         except ValidationError:
             return None
 
