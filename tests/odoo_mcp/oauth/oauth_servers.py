@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import uvicorn
+from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
@@ -110,6 +111,26 @@ class Instances:
 
         self.stops.append(stop)
         return Served(base, store, state, clock, app, config)
+
+
+class Storage:
+    """The SDK client's token storage, in memory."""
+
+    def __init__(self) -> None:
+        self.tokens: OAuthToken | None = None
+        self.client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self.tokens = tokens
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
 
 
 # -- the protocol by hand (hostile cases) -------------------------------------------------

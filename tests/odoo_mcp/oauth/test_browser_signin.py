@@ -31,11 +31,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import anyio
 import httpx2
 import pytest
 from mcp import Client
+from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
-from oauth_servers import SECRET, register
+from mcp.shared.auth import OAuthClientMetadata
+from oauth_servers import SECRET, Storage, register
+from pydantic import AnyUrl
 
 from fake_odoo.demo import DEMO_API_KEY
 from fake_odoo.handle import FakeOdoo
@@ -228,6 +232,55 @@ async def test_a_person_signs_in_in_a_browser_and_the_client_acts_as_them(
     text = orders.content[0]
     assert text.type == "text"
     assert json.loads(text.text)["count"] == 17  # the demo user's record rules (admin: 39)
+
+
+async def test_the_sdk_oauth_client_signs_in_through_the_browser(
+    base: str, browser: Browser, callback: Callback
+) -> None:
+    """Issue 39's done-when: a client using only the MCP authorization flow (the SDK's own
+    OAuth client: discovery, registration, PKCE, the token exchange) hands its authorization
+    URL to a real browser, where the person signs in on the server's page; the client then
+    acts as the demo user, with the demo user's rights."""
+    storage = Storage()
+
+    def sign_in(url: str) -> None:  # the browser's side, as a person at it does
+        browser.open(url)
+        assert browser.url.startswith(f"{base}/oauth/signin?request="), browser.url
+        assert "SDK Browser Client" in browser.text("#consent")
+        submit(browser, "demo", "demo")
+        browser.wait_for(lambda: browser.url.startswith(callback.uri + "?"))
+
+    async def redirect(url: str) -> None:
+        await anyio.to_thread.run_sync(sign_in, url)
+
+    async def came_back() -> AuthorizationCodeResult:
+        query = callback.query()
+        return AuthorizationCodeResult(code=query["code"][0], state=query["state"][0])
+
+    auth = OAuthClientProvider(
+        server_url=f"{base}/mcp",
+        client_metadata=OAuthClientMetadata(
+            client_name="SDK Browser Client",
+            redirect_uris=[AnyUrl(callback.uri)],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+        ),
+        storage=storage,
+        redirect_handler=redirect,
+        callback_handler=came_back,
+    )
+    async with (
+        httpx2.AsyncClient(auth=auth) as http,
+        Client(streamable_http_client(f"{base}/mcp", http_client=http), mode="legacy") as client,
+    ):
+        payments = await client.call_tool(
+            "odoo_core_search_read", {"model": "account.payment", "fields": ["name"]}
+        )
+        orders = await client.call_tool("odoo_core_count", {"model": "sale.order"})
+    assert payments.is_error  # the demo user may not read payments
+    text = orders.content[0]
+    assert text.type == "text" and json.loads(text.text)["count"] == 17  # admin: 39
+    assert storage.tokens is not None and storage.tokens.refresh_token is not None
 
 
 def test_a_wrong_password_shows_the_page_again_and_sends_nothing_back(

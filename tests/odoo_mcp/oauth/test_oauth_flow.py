@@ -14,33 +14,13 @@ import pytest
 from mcp import Client
 from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
-from oauth_servers import REDIRECT, Served, form_fields, mcp_post
+from mcp.shared.auth import OAuthClientMetadata
+from oauth_servers import REDIRECT, Served, Storage, form_fields, mcp_post
 from pydantic import AnyUrl
 
 from fake_odoo.demo import DEMO_API_KEY
 
 pytestmark = [pytest.mark.anyio, pytest.mark.wire]
-
-
-class Storage:
-    """The SDK client's token storage, in memory."""
-
-    def __init__(self) -> None:
-        self.tokens: OAuthToken | None = None
-        self.client: OAuthClientInformationFull | None = None
-
-    async def get_tokens(self) -> OAuthToken | None:
-        return self.tokens
-
-    async def set_tokens(self, tokens: OAuthToken) -> None:
-        self.tokens = tokens
-
-    async def get_client_info(self) -> OAuthClientInformationFull | None:
-        return self.client
-
-    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
-        self.client = client_info
 
 
 class Person:
