@@ -13,9 +13,15 @@ a bare JSON-lines client (write the request, ``json.loads`` the answer, nothing 
 the difference to the SDK's client is what the client side costs. ``--passthrough`` adds the
 yardstick of issue 30 (``bench/passthrough_server.py``: the same JSON-2 call behind one tool on
 the same SDK, rows unchanged) and prints ours / passthrough and passthrough / raw, through
-the SDK's client and, with ``--bare``, a bare one (search_read over JSON-2 only). Run by hand::
+the SDK's client and, with ``--bare``, a bare one (search_read over JSON-2 only). With
+``--bare`` each case also prints the CPU (``/proc``, user + system) each bare-driven server
+spent per measured call, ours and the passthrough's: the server's own cost, which other work
+on the machine disturbs less than wall time (issue 41; 10 ms ticks, so 100+ calls).
+``--all-fields`` asks every non-binary field of the model (107 on res.partner) instead of
+``FIELDS``: wide records. Run by hand::
 
     python bench/percall.py --source ../before --source . --calls 100 [--bare] [--passthrough]
+        [--all-fields]
 """
 
 from __future__ import annotations
@@ -88,6 +94,12 @@ def server_params(url: str, protocol: str, source: str | None) -> StdioServerPar
     return StdioServerParameters(command=sys.executable, args=["-m", "odoo_mcp", "serve"], env=env)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class BareClient:
     """An MCP client that only frames and parses JSON lines: no schema, no model validation."""
 
@@ -113,6 +125,11 @@ class BareClient:
         self.process.stdin.close()
         await self.process.wait()
 
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
     async def send(self, message: dict[str, Any]) -> None:
         assert self.process is not None and self.process.stdin is not None
         self.process.stdin.write(json.dumps(message).encode() + b"\n")
@@ -135,7 +152,7 @@ class BareClient:
 
 async def bench(
     url: str, protocol: str, sources: list[str | None], sizes: list[int], calls: int,
-    bare: bool = False, passthrough: bool = False,
+    bare: bool = False, passthrough: bool = False, all_fields: bool = False,
 ) -> None:  # fmt: skip
     config = load_config(
         {"odoo_url": url, "odoo_db": "demo", "odoo_username": "admin",
@@ -164,18 +181,23 @@ async def bench(
             if bare:
                 yard_bare = await stack.enter_async_context(BareClient(passthrough_params(url)))
                 yardstick.append(("passthrough bare", yard_bare, True))
-        print(f"{protocol}: {' | '.join(names)} vs raw, median ms of {calls} interleaved calls")
+        fields = FIELDS
+        if all_fields:  # issue 41: wide records, every field but the binary ones
+            described = await raw.fields_get(MODEL, ["type"])
+            fields = [name for name, spec in described.items() if spec.get("type") != "binary"]
+        print(f"{protocol}: {' | '.join(names)} vs raw, median ms of {calls} interleaved calls, "
+              f"{len(fields)} fields")  # fmt: skip
         for size in sizes:
             ids = [row["id"] for row in await raw.search_read(MODEL, [], ["id"], limit=size)]
             cases = {
                 "search_read": (
-                    {"model": MODEL, "fields": FIELDS, "limit": size},
-                    lambda size=size: raw.search_read(MODEL, [], FIELDS, limit=size),
+                    {"model": MODEL, "fields": fields, "limit": size},
+                    lambda size=size: raw.search_read(MODEL, [], fields, limit=size),
                 ),
                 # odoo_core_read takes at most 100 ids (SPEC-04): larger answers are search_reads
                 "read": (
-                    {"model": MODEL, "ids": ids, "fields": FIELDS},
-                    lambda ids=ids: raw.read(MODEL, ids, FIELDS),
+                    {"model": MODEL, "ids": ids, "fields": fields},
+                    lambda ids=ids: raw.read(MODEL, ids, fields),
                 ),
             }
             for tool, (arguments, raw_call) in cases.items():
@@ -184,7 +206,14 @@ async def bench(
                 yards = yardstick if tool == "search_read" else []
                 yard_times: list[list[float]] = [[] for _ in yards]
                 times: list[list[float]] = [[] for _ in names] + [[]]
+                # issue 41: the CPU the bare-driven servers spend over the measured rounds
+                bare_servers = [c for _n, c, is_bare in yards if is_bare]
+                if bare_client is not None:
+                    bare_servers.insert(0, bare_client)
+                cpu_start: list[float] = []
                 for round_ in range(calls + 5):  # 5 warm-up rounds
+                    if round_ == 5:
+                        cpu_start = [cpu_seconds(b.pid) for b in bare_servers]
                     for index, (_name, yard, is_bare) in enumerate(yards):
                         start = time.perf_counter()
                         if is_bare:
@@ -212,9 +241,24 @@ async def bench(
                     if round_ >= 5:
                         times[-1].append(time.perf_counter() - start)
                     assert len(rows) == len(ids)
+                cpu_ms = [
+                    (cpu_seconds(b.pid) - start) / calls * 1000
+                    for b, start in zip(bare_servers, cpu_start, strict=True)
+                ]
                 medians = [statistics.median(t) * 1000 for t in times]
                 ours = "  ".join(f"{m:7.2f} ({m / medians[-1]:.2f}x)" for m in medians[:-1])
                 print(f"  {tool:11} {len(ids):5} rows  {ours}  raw {medians[-1]:7.2f}", flush=True)
+                if cpu_ms:
+                    labels = (["ours bare"] if bare_client is not None else []) + [
+                        name for name, _c, is_bare in yards if is_bare
+                    ]
+                    shown = "  ".join(f"{n} {c:.2f}" for n, c in zip(labels, cpu_ms, strict=True))
+                    ratio = (
+                        f"  ours/passthrough {cpu_ms[0] / cpu_ms[1]:.2f}"
+                        if bare_client is not None and len(cpu_ms) > 1
+                        else ""
+                    )
+                    print(f"    server CPU ms per call: {shown}{ratio}", flush=True)
                 for (name, _yard, is_bare), spent in zip(yards, yard_times, strict=True):
                     yard_ms = statistics.median(spent) * 1000
                     # ours through the same kind of client: the SDK's, or the bare one
@@ -241,6 +285,9 @@ def main() -> None:
     parser.add_argument(
         "--passthrough", action="store_true", help="add the SDK passthrough yardstick (json2)"
     )
+    parser.add_argument(
+        "--all-fields", action="store_true", help="every non-binary field (wide records)"
+    )
     options = parser.parse_args()
     sources: list[str | None] = options.source or [None]
     print(f"starting the fake Odoo (scale {options.scale}) in its own process", flush=True)
@@ -256,6 +303,7 @@ def main() -> None:
                     options.calls,
                     bare=options.bare,
                     passthrough=options.passthrough,
+                    all_fields=options.all_fields,
                 )
             )
     finally:

@@ -90,8 +90,15 @@ class FieldRef:
         return ".".join(self.path)
 
 
+_SEPARATORS: Final = re.compile(r"[./]")
+#: what ``_split`` would change in a name: separators, quotes, blanks at either end
+_PLAIN: Final = re.compile(r"[^\s./\"](?:[^./\"]*[^\s./\"])?")
+
+
 def _split(text: str) -> tuple[str, ...]:
-    return tuple(part for part in re.split(r"[./]", text.strip().strip('"')) if part)
+    if _PLAIN.fullmatch(text):  # one plain name (a field list's): itself (issue 41)
+        return (text,)
+    return tuple(part for part in _SEPARATORS.split(text.strip().strip('"')) if part)
 
 
 def _has_text(value: object) -> bool:

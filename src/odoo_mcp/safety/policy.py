@@ -45,6 +45,13 @@ class FieldSource(Protocol):
 
 __all__ = ["SafetyPolicy"]
 
+
+def _cached(fields: FieldSource, model: str) -> Mapping[str, Any] | None:
+    """The source's cached fields of ``model`` without a round trip (None: it keeps none)."""
+    cached = getattr(fields, "cached", None)
+    return cached(model) if cached is not None else None
+
+
 _READS = (Operation.READ, Operation.SEARCH)
 _ORDER_TERM = re.compile(
     r"^\s*\"?([\w.]+)\"?(?:\s+(?:asc|desc))?(?:\s+nulls\s+(?:first|last))?\s*$", re.I
@@ -157,21 +164,39 @@ class SafetyPolicy:
             for name in ref.path:
                 if name in self.fields.blocklist or name in self.fields.static_derived:
                     self._refuse_reference(model, ref, name, None, verb)
+        # issue 41: ``model``'s fields as ``get_fields`` answered them, with no ``await``
+        # since (None: ask again). A one-name reference (a field list's) then reads them
+        # and ``blocked`` without awaiting ``get_fields``: that answer would be the same
+        # object (a cache hit, checked against ``cached``), and a wide field list no longer
+        # costs two metadata lookups per name.
+        known: Mapping[str, Any] | None = None
+        blocked = self.fields.blocked_check(model)
         for ref in refs:
             current: str | None = model
             info: Any = None
-            for depth, name in enumerate(ref.path):
+            if known is not None and len(ref.path) == 1:
+                name = ref.path[0]
+                info = known.get(name)
+                if blocked(name):
+                    self._refuse_reference(model, ref, name, current, verb)
+            else:
+                known = None
+            for depth, name in enumerate(ref.path if known is None else ()):
                 info = None
                 if current is None:  # unresolved: any name found derived anywhere is refused
                     if name in self.fields.names:
                         self._refuse_reference(model, ref, name, current, verb)
                 else:
                     try:
-                        info = (await fields.get_fields(current)).get(name)
+                        answer = await fields.get_fields(current)
+                        info = answer.get(name)
                     except Exception as exc:  # Odoo answers for the unknown model itself
                         if getattr(exc, "code", None) == ErrorCode.TOO_MANY_MODELS:
                             raise  # issue 37: the call's lookup cap, never a partial check
                         info = None
+                    else:
+                        if len(ref.path) == 1 and _cached(fields, current) is answer:
+                            known, blocked = answer, self.fields.blocked_check(model)
                     # after the metadata: fields derived from a blocked one are known
                     if self.fields.is_field_blocked(current, name):
                         self._refuse_reference(model, ref, name, current, verb)
@@ -207,7 +232,7 @@ class SafetyPolicy:
 
     def check_read_fields(self, model: str, fields: Iterable[str]) -> None:
         """REQ-04-02: requested fields are validated against the field blocklist."""
-        self._refuse_fields(model, [f for f in fields if self.is_field_blocked(model, f)], "read")
+        self._refuse_fields(model, self.fields.blocked_among(model, fields), "read")
 
     def check_values(self, model: str, values: Mapping[str, object]) -> None:
         """REQ-11-14: a blocked field in create/write values is refused with a clear error."""
@@ -227,7 +252,8 @@ class SafetyPolicy:
 
     def strip_fields_get(self, model: str, fields: Mapping[str, object]) -> dict[str, object]:
         """REQ-11-14: blocked fields are dropped from fields_get output (REQ-04-24)."""
-        return {k: v for k, v in fields.items() if not self.is_field_blocked(model, k)}
+        blocked = set(self.fields.blocked_among(model, fields))
+        return {k: v for k, v in fields.items() if k not in blocked}
 
     def strip_record(self, model: str, record: Mapping[str, object]) -> dict[str, object]:
         """REQ-11-14: blocked fields are dropped from search_read/read results."""
@@ -239,7 +265,7 @@ class SafetyPolicy:
         """REQ-11-14: blocked fields are dropped from every record of an answer; each field
         name is checked once per answer, and an answer without one is returned as it is."""
         names = set().union(*records)
-        blocked = {name for name in names if self.is_field_blocked(model, name)}
+        blocked = set(self.fields.blocked_among(model, names))
         if not blocked:
             return records
         return [{k: v for k, v in row.items() if k not in blocked} for row in records]
