@@ -104,22 +104,6 @@ class _Background:
 _BACKGROUND = _Background()
 
 
-#: the fixtures whose runs start in the background, in the order their tests come last
-_BACKGROUND_FIXTURES = ("full_runs", "proof_runs")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests that wait for the background runs come after every other test (in their
-    order otherwise): first in the collection (tests/conformance sorts first), they kept the
-    session waiting with a core idle, the rest of the suite not yet started."""
-
-    def rank(item: pytest.Item) -> int:
-        names = getattr(item, "fixturenames", ())
-        return next((i + 1 for i, name in enumerate(_BACKGROUND_FIXTURES) if name in names), 0)
-
-    items.sort(key=rank)  # stable: the order within each rank stays
-
-
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the shared runs the selected tests need, before the first test runs."""
     if session.config.option.collectonly:
