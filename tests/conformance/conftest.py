@@ -1,26 +1,14 @@
-"""The kit runs against the reference server and the example target, and the proof runs
-(mutants, broken and conformant servers), shared by the tests that judge them.
-
-They start in the background as soon as the session knows its tests (``pytest_collection_
-finish``), so that the rest of the suite runs while they do: they are separate processes
-waiting on one another as much as computing, and the unit tests, run after them one by one,
-left a core idle for minutes (issue 39: the suite within 10 minutes on 2 cores). A test that
-needs them waits for them then. The session's end or an interrupt stops them
-(``kit_runs.stop_all``); a run that never started reports so and its tests fail.
-"""
+"""The kit runs against the reference server and the example target, shared by the tests
+that judge them (run side by side: each keeps about one core busy)."""
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import sys
 import xmlrpc.client
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
-import kit_runs
 import pytest
 from kit_runs import ROOT, Job, KitRun, feature_subset, run_kits
 
@@ -73,63 +61,11 @@ class ServedOdoo:
         return sorted((int(row["id"]), str(row["write_date"])) for row in rows)
 
 
-class _Background:
-    """The session's shared kit runs, started once, and what they need kept until its end."""
-
-    def __init__(self) -> None:
-        self.pool = ThreadPoolExecutor(2, thread_name_prefix="kit-runs")
-        self.futures: dict[str, Future[dict[str, KitRun]]] = {}
-        self.stack = contextlib.ExitStack()
-        self.real_odoo: ServedOdoo | None = None
-
-    def start(self, name: str, runs: Callable[[], dict[str, KitRun]]) -> None:
-        if name not in self.futures:
-            self.futures[name] = self.pool.submit(runs)
-
-    def result(self, name: str, runs: Callable[[], dict[str, KitRun]]) -> dict[str, KitRun]:
-        self.start(name, runs)  # not started early (another plugin's collection): now
-        return self.futures[name].result()
-
-    def served_odoo(self) -> ServedOdoo:
-        if self.real_odoo is None:
-            self.real_odoo = self.stack.enter_context(_serve_real_odoo())
-        return self.real_odoo
-
-    def close(self) -> None:
-        kit_runs.stop_all()
-        self.pool.shutdown(wait=True, cancel_futures=True)
-        self.stack.close()
-
-
-_BACKGROUND = _Background()
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the shared runs the selected tests need, before the first test runs."""
-    if session.config.option.collectonly:
-        return
-    needed = {name for item in session.items for name in getattr(item, "fixturenames", ())}
-    factory = _tmp_path_factory(session.config)
-    factory.getbasetemp()  # made (and old ones cleared) here, not by two threads at once
-    if "full_runs" in needed:
-        _BACKGROUND.start("full", lambda: _full_runs(factory, _BACKGROUND.served_odoo()))
-    if "proof_runs" in needed:
-        jobs = _proof_jobs(session, factory)  # here: it reads the session's items
-        _BACKGROUND.start("proof", lambda: run_kits(jobs))
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    _BACKGROUND.close()
-
-
-def _tmp_path_factory(config: pytest.Config) -> pytest.TempPathFactory:
-    """The session's own ``tmp_path_factory`` (what the fixture returns), outside a fixture."""
-    factory: pytest.TempPathFactory = config._tmp_path_factory  # type: ignore[attr-defined]
-    return factory
-
-
-@contextlib.contextmanager
-def _serve_real_odoo() -> Iterator[ServedOdoo]:
+@pytest.fixture(scope="session")
+def real_odoo() -> Iterator[ServedOdoo]:
+    """The fake as a real Odoo; its users go to the kit as an implementer gives theirs
+    (``users``: the environment of the kit run, set only around it: the suite's other
+    servers must not inherit them)."""
     fake = FakeOdoo("19.0", control=False)
     users = {}
     for user, names in ENVIRONMENT.items():
@@ -143,24 +79,17 @@ def _serve_real_odoo() -> Iterator[ServedOdoo]:
 
 
 @pytest.fixture(scope="session")
-def real_odoo() -> ServedOdoo:
-    """The fake as a real Odoo; its users go to the kit as an implementer gives theirs
-    (``users``: the environment of the kit run alone: the suite's other servers must not
-    inherit them)."""
-    return _BACKGROUND.served_odoo()
-
-
-@pytest.fixture(scope="session")
-def full_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, KitRun]:
-    return _BACKGROUND.result(
-        "full", lambda: _full_runs(tmp_path_factory, _BACKGROUND.served_odoo())
-    )
+def full_runs(tmp_path_factory: pytest.TempPathFactory, real_odoo: ServedOdoo) -> dict[str, KitRun]:
+    real = tmp_path_factory.mktemp("kit-real-odoo")
+    with pytest.MonkeyPatch.context() as env:  # the real-Odoo run's users, for its run only
+        for name, value in real_odoo.users.items():
+            env.setenv(name, value)
+        return _full_runs(tmp_path_factory, real_odoo, real)
 
 
 def _full_runs(
-    tmp_path_factory: pytest.TempPathFactory, real_odoo: ServedOdoo
+    tmp_path_factory: pytest.TempPathFactory, real_odoo: ServedOdoo, real: Path
 ) -> dict[str, KitRun]:
-    real = tmp_path_factory.mktemp("kit-real-odoo")
     return run_kits(
         {
             "reference@real-odoo": (
@@ -196,7 +125,6 @@ def _full_runs(
             },
         },
         separately=True,  # as a user runs it: its own fake, its scenarios over worker shards
-        envs={"reference@real-odoo": real_odoo.users},  # the real-Odoo run's users, its own
     )
 
 
@@ -234,16 +162,10 @@ def proof_runs(
     of worker processes, the longest first (all_choices, then the variants' whole features,
     then the scoped runs): three pools one after the other each waited for their slowest
     worker, two thirds of a CI minute."""
-    return _BACKGROUND.result(
-        "proof", lambda: run_kits(_proof_jobs(request.session, tmp_path_factory))
-    )
+    import importlib
 
-
-def _proof_jobs(
-    session: pytest.Session, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, Job]:
     jobs: dict[str, Job] = {}
     for name in PROOF_MODULES:
-        module: Any = sys.modules.get(name) or importlib.import_module(name)
-        jobs.update(module.proof_jobs(session, tmp_path_factory))
-    return jobs
+        module = sys.modules.get(name) or importlib.import_module(name)
+        jobs.update(module.proof_jobs(request.session, tmp_path_factory))
+    return run_kits(jobs)

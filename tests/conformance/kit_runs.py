@@ -6,10 +6,8 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -48,66 +46,17 @@ class KitRun:
         return sorted(req for req, status in self.statuses().items() if status == "failing")
 
 
-#: set when the session ends or is interrupted: no kit process starts after it (conftest.py
-#: starts the shared runs in the background, where no KeyboardInterrupt reaches the thread)
-_STOPPED = threading.Event()
-_RUNNING: set[subprocess.Popen[str]] = set()
-_LOCK = threading.Lock()
-#: what a run that never started reports
-NOT_STARTED = -2
-
-
-def _spawn(argv: Sequence[str], timeout: float, env: Mapping[str, str] | None) -> tuple[int, str]:
-    """A kit process to its end (its exit code and output), unless the session stopped."""
-    with _LOCK:
-        if _STOPPED.is_set():
-            return NOT_STARTED, "not started: the test session was interrupted or ended"
-        process = subprocess.Popen(
-            list(argv),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env=None if env is None else {**os.environ, **env},
-        )
-        _RUNNING.add(process)
-    try:
-        out, err = process.communicate(timeout=timeout)
-    except BaseException:
-        process.kill()
-        process.communicate()
-        raise
-    finally:
-        with _LOCK:
-            _RUNNING.discard(process)
-    return process.returncode, out + err
-
-
-def stop_all(grace: float = 10.0) -> None:
-    """End of the session: start no more runs, and end those under way as Ctrl-C would (a
-    terminal's SIGINT reached them already; a signal to pytest alone did not), then kill
-    what is left after ``grace`` seconds."""
-    with _LOCK:
-        _STOPPED.set()
-        running = list(_RUNNING)
-    for process in running:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-    for process in running:
-        try:
-            process.wait(grace)
-        except subprocess.TimeoutExpired:
-            process.kill()
-
-
-def run_kit(
-    target: Path, report_dir: Path, *extra: str, env: Mapping[str, str] | None = None
-) -> KitRun:
-    """The kit as a user runs it: a separate process, quiet progress (``env``: variables
-    for this run only, beside the suite's own)."""
-    argv = [*KIT, "run", "--target", str(target), "--report-dir", str(report_dir), "-q", *extra]
-    code, output = _spawn(argv, 900, env)
-    return KitRun(code, output, report_dir)
+def run_kit(target: Path, report_dir: Path, *extra: str) -> KitRun:
+    """The kit as a user runs it: a separate process, quiet progress."""
+    completed = subprocess.run(
+        [*KIT, "run", "--target", str(target), "--report-dir", str(report_dir), "-q", *extra],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+        check=False,
+    )
+    return KitRun(completed.returncode, completed.stdout + completed.stderr, report_dir)
 
 
 def feature_subset(directory: Path, names: Sequence[str]) -> Path:
@@ -145,11 +94,7 @@ def variant_jobs(
 
 
 def run_kits(
-    jobs: Mapping[str, Job],
-    workers: int = 3,
-    *,
-    separately: bool = False,
-    envs: Mapping[str, Mapping[str, str]] | None = None,
+    jobs: Mapping[str, Job], workers: int = 3, *, separately: bool = False
 ) -> dict[str, KitRun]:
     """Several kit runs, split over ``workers`` processes that each run their share one
     after the other on one fake Odoo (kit_batch.py: the imports and the fake's start are paid
@@ -160,13 +105,12 @@ def run_kits(
 
     Ctrl-C: the runs under way get the terminal's SIGINT (same process group) and end; the
     runs still queued are cancelled (issue 39: a queued run started once a pool thread was
-    free, after the interrupt, and kept the suite waiting two minutes). ``envs``: by job
-    name, variables for that run only (``separately`` runs)."""
+    free, after the interrupt, and kept the suite waiting two minutes)."""
     if separately:
         pool = ThreadPoolExecutor(workers)
         try:
             futures = {
-                name: pool.submit(run_kit, target, report_dir, *extra, env=(envs or {}).get(name))
+                name: pool.submit(run_kit, target, report_dir, *extra)
                 for name, (target, report_dir, extra) in jobs.items()
             }
             return {name: future.result() for name, future in futures.items()}
@@ -211,15 +155,20 @@ def _run_batch(names: Sequence[str], jobs: Mapping[str, Job]) -> dict[str, KitRu
             ]
         )
     )
-    _, output = _spawn(
-        [sys.executable, str(Path(__file__).with_name("kit_batch.py")), str(listing)], 3600, None
+    completed = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("kit_batch.py")), str(listing)],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        cwd=ROOT,
+        check=False,
     )
     runs: dict[str, KitRun] = {}
     for name in names:
         report_dir = jobs[name][1]
         exit_file, output_file = report_dir / "kit-exit", report_dir / "kit-output.txt"
         if not exit_file.exists():  # the worker died before this run: say so, loudly
-            runs[name] = KitRun(-1, output, report_dir)
+            runs[name] = KitRun(-1, completed.stdout + completed.stderr, report_dir)
             continue
         runs[name] = KitRun(int(exit_file.read_text()), output_file.read_text(), report_dir)
     return runs

@@ -20,7 +20,7 @@ def test_an_interrupt_cancels_the_runs_not_started(
     started: list[str] = []
     release = threading.Event()
 
-    def run_kit(target: Path, report_dir: Path, *extra: str, env: Any = None) -> Any:
+    def run_kit(target: Path, report_dir: Path, *extra: str) -> Any:
         started.append(report_dir.name)
         release.wait(5)  # a run under way, ending once it got its own SIGINT
         return kit_runs.KitRun(2, "interrupted", report_dir)
