@@ -34,6 +34,7 @@ from odoo_mcp_conformance.progress import EventFile, FeatureProgress, Finished, 
 from odoo_mcp_conformance.real_odoo import NeedsFake, OdooBackend, RealOdoo
 from odoo_mcp_conformance.report import judge
 from odoo_mcp_conformance.sources import PROFILES, Check, Profile, scenario_source
+from odoo_mcp_conformance.step_lookup import install as remember_step_lookups
 from odoo_mcp_conformance.target import Target, load_target
 from odoo_mcp_conformance.world import NOT_APPLICABLE, World
 
@@ -130,6 +131,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    remember_step_lookups()
     for req_id, row in load_catalogue().items():
         config.addinivalue_line("markers", f"{req_id}: {row.keyword} {row.summary[:70]}")
     for doc in DOCUMENT_TAGS:
