@@ -107,6 +107,27 @@ def tool_annotations(title: str, hints: ToolHints) -> ToolAnnotations:
     )
 
 
+#: the listed schemas, per model class: classes live as long as the process
+_INPUT_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
+_OUTPUT_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
+
+
+def input_schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    """REQ-11-17: a tool's inputSchema, built once per model class: the registry serves its
+    tools again once connected (REQ-03-04), and building every schema was a tenth of a
+    second of each server's start (issue 41). Nothing changes a listed schema."""
+    if model not in _INPUT_SCHEMAS:
+        _INPUT_SCHEMAS[model] = model.model_json_schema()
+    return _INPUT_SCHEMAS[model]
+
+
+def output_schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    """REQ-11-17: a tool's outputSchema (the result model as serialized), built once."""
+    if model not in _OUTPUT_SCHEMAS:
+        _OUTPUT_SCHEMAS[model] = model.model_json_schema(mode="serialization")
+    return _OUTPUT_SCHEMAS[model]
+
+
 def tool_definition(spec: AnySpec) -> Tool:
     """REQ-11-17: a tool as listed: input model as inputSchema, result model as outputSchema,
     all four annotation hints explicit (decision 5)."""
@@ -114,8 +135,8 @@ def tool_definition(spec: AnySpec) -> Tool:
         name=spec.name,
         title=spec.title,
         description=spec.description,
-        input_schema=spec.input_model.model_json_schema(),
-        output_schema=spec.result_model.model_json_schema(mode="serialization"),
+        input_schema=input_schema_of(spec.input_model),
+        output_schema=output_schema_of(spec.result_model),
         annotations=tool_annotations(spec.title, spec.hints),
         _meta=dict(spec.meta) if spec.meta else None,
     )
@@ -192,7 +213,7 @@ class ToolDispatcher:
     def input_schema(self, name: str) -> dict[str, Any] | None:
         """REQ-10-16: the schema the SDK may check header parameters against."""
         spec = self.specs.get(name)
-        return None if spec is None else spec.input_model.model_json_schema()
+        return None if spec is None else input_schema_of(spec.input_model)
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams
