@@ -46,8 +46,7 @@ def one_run(report_dir: Path, count: int, extra: list[str]) -> LoadedRun:
     """One kit run under ``count`` burners: its wall time, load and verdict counts."""
     command = [sys.executable, "-m", "odoo_mcp_conformance.cli", "run", "--target", "reference",
                "--report-dir", str(report_dir), "-q", *extra]  # fmt: skip
-    with burners(count):
-        time.sleep(2)  # the burners are running before the kit measures the machine
+    with burners(count):  # returns once every burner spins, before the kit measures
         start = time.monotonic()
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
         wall = time.monotonic() - start

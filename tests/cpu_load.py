@@ -7,11 +7,17 @@ import multiprocessing
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["burners", "default_burners"]
+__all__ = ["Load", "burners", "default_burners"]
+
+#: how long a burner may take to start (a new interpreter on a loaded machine)
+_START_TIMEOUT = 60.0
 
 
-def _burn() -> None:  # pragma: no cover - runs in the burner processes
+def _burn(spinning: Any) -> None:  # pragma: no cover - runs in the burner processes
+    spinning.set()
     while True:
         pass
 
@@ -21,17 +27,36 @@ def default_burners() -> int:
     return (os.cpu_count() or 1) + 1
 
 
+@dataclass(frozen=True)
+class Load:
+    """The burners of one ``burners`` block."""
+
+    processes: tuple[Any, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.processes)
+
+    def all_spinning(self) -> bool:
+        """Every burner is still running (none died under the work it loaded)."""
+        return all(process.is_alive() for process in self.processes)
+
+
 @contextmanager
-def burners(count: int | None = None) -> Iterator[int]:
-    """``count`` processes spinning until the block ends (killed, never left behind)."""
+def burners(count: int | None = None) -> Iterator[Load]:
+    """``count`` processes spinning until the block ends (killed, never left behind). The
+    block starts once every one of them spins: a spawned burner is a new interpreter, and a
+    run that measured the machine before its burners ran would measure a quiet machine."""
     context = multiprocessing.get_context("spawn")
-    processes = [
-        context.Process(target=_burn, daemon=True) for _ in range(count or default_burners())
-    ]
+    started = [context.Event() for _ in range(count or default_burners())]
+    processes = tuple(context.Process(target=_burn, args=(e,), daemon=True) for e in started)
     for process in processes:
         process.start()
     try:
-        yield len(processes)
+        for event in started:
+            if not event.wait(_START_TIMEOUT):
+                raise RuntimeError(f"a burner did not start within {_START_TIMEOUT:.0f} s")
+        yield Load(processes)
     finally:
         for process in processes:
             process.kill()

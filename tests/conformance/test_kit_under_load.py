@@ -22,13 +22,17 @@ SELECTED = "stops_the_start or every_problem or call_in_flight or does_not_answe
 
 def test_the_kit_under_cpu_load_fails_nothing_on_the_reference(tmp_path: Path) -> None:
     features = feature_subset(tmp_path / "features", FLIPPED)
-    with burners() as count:
+    with burners() as load:
         run = run_kit(REFERENCE, tmp_path / "report", "--features", str(features), "-k", SELECTED)
+        loaded_throughout = load.all_spinning()
     report = run.report
     failed = [s for s in report["scenarios"] if s["outcome"] == "failed"]
     lost = [s for s in report["scenarios"] if s["outcome"] == "inconclusive"]
-    assert not failed, (count, [f"{s['scenario']}: {s['message'][:300]}" for s in failed])
+    assert not failed, (load.count, [f"{s['scenario']}: {s['message'][:300]}" for s in failed])
     assert run.returncode in (0, 3), run.output[-2000:]  # 3: inconclusive, never a verdict
-    assert report["time_scale"] > 1.0  # the run saw the load and waited accordingly
+    # the load was real from the kit's first measure (``burners`` returns once every burner
+    # spins) to its end; the scale it measured is not asserted: it is a ratio to a quiet
+    # machine of CI's class, and a faster machine under this load can measure under it
+    assert loaded_throughout
     assert len(report["scenarios"]) >= 8
-    print(f"under {count} burners: scale {report['time_scale']}, {len(lost)} inconclusive")
+    print(f"under {load.count} burners: scale {report['time_scale']}, {len(lost)} inconclusive")
