@@ -10,11 +10,13 @@ per module (``.url`` set), with faults, calls, sessions and clock cleared around
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from fake_odoo import FakeOdoo
 from fake_odoo.testing import serve_fake_odoo
+from suite_scopes import scope_of
 
 #: ``--req-results PATH``: the outcome of every ``@pytest.mark.req`` test, for the trace
 pytest_plugins = ["odoo_mcp_conformance.unit_results"]
@@ -50,3 +52,18 @@ def fake_odoo_server(fake_odoo_served: FakeOdoo, fake_odoo_version: str) -> Iter
     _tidy(fake_odoo_served, fake_odoo_version)
     yield fake_odoo_served
     _tidy(fake_odoo_served, fake_odoo_version)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With pytest-xdist (the README's command runs ``-n auto``): each file is a unit of work,
+    and the files using the kit runs of tests/conformance/conftest.py are one unit
+    (suite_scopes.py). xdist's ``loadgroup`` cannot do it with this pytest: it renames
+    ``item._nodeid``, which pytest 9 no longer reads."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedKitRunsTogether(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return scope_of(nodeid)
+
+    return SharedKitRunsTogether(config, log)
