@@ -1,7 +1,7 @@
 """Print, per batch of real Odoo captures, how many files the fake replays identically, and
 why not the rest.
 
-Usage: python bench/replay_rate.py [-v] [odoo19|odoo17 ...]
+Usage: python bench/replay_rate.py [-v] [odoo19|odoo17|odoo19@20.0 ...]
 Serves a fake Odoo of each batch's version and database on a free port, replays every capture
 of tests/fixtures/<batch>/ with the engine of tests/fake_odoo/replay.py and prints "N/M capture
 files replay identically", then each other file with its reason from the batch's
@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "fake_odoo"))
 
-from replay import BATCHES, Batch, Replayer, capture_names, expected_differences
+from replay import BATCHES, ODOO19_ON_20, Batch, Replayer, capture_names, expected_differences
 
 from fake_odoo import FakeOdoo
 from fake_odoo.testing import serve_fake_odoo
@@ -26,9 +26,11 @@ from fake_odoo.testing import serve_fake_odoo
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
     logging.disable(logging.WARNING)  # Odoo's deprecation warning on every XML-RPC call
-    chosen = [name for name in argv if name in BATCHES] or list(BATCHES)
+    # odoo19@20.0: the 19 captures against the fake imitating 20.0 from its source
+    batches = {**BATCHES, "odoo19@20.0": ODOO19_ON_20}
+    chosen = [name for name in argv if name in batches] or list(batches)
     for name in chosen:
-        replay_batch(BATCHES[name], verbose)
+        replay_batch(batches[name], verbose)
     return 0
 
 
@@ -59,7 +61,8 @@ def replay_batch(batch: Batch, verbose: bool) -> None:
             others.append(f"  {name}: {reason}")
             if entry is None or verbose:
                 others.extend(f"      step {step}: {diff}" for step, diff in diffs[:6])
-    print(f"{batch.name}: {len(names) - differing}/{len(names)} capture files replay identically")
+    same, total = len(names) - differing, len(names)
+    print(f"{batch.name} on {batch.version}: {same}/{total} capture files replay identically")
     print("\n".join(others))
 
 

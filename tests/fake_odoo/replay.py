@@ -61,6 +61,15 @@ ODOO17 = Batch(
     requests_from="odoo19",
 )
 BATCHES = {batch.name: batch for batch in (ODOO19, ODOO17)}
+#: the 19 captures against the fake imitating Odoo 20.0 from source (no 20 capture exists):
+#: every difference is listed with the source that shows it; bench/replay_rate.py only
+ODOO19_ON_20 = Batch(
+    "odoo19",
+    "20.0",
+    "demo",
+    FIXTURES / "replay_setup.toml",
+    FIXTURES / "replay_expected_differences_odoo20.toml",
+)
 CAPTURES = ODOO19.captures
 PLACEHOLDERS = {
     "<ADMIN_API_KEY>": ADMIN_API_KEY,
@@ -96,6 +105,7 @@ __all__ = [
     "CAPTURES",
     "ODOO17",
     "ODOO19",
+    "ODOO19_ON_20",
     "Batch",
     "Difference",
     "Outcome",
