@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
+from odoo_mcp_conformance.timing import ENV
 from odoo_mcp_conformance.world import World
 
 
@@ -79,3 +81,33 @@ def test_calls_a_server_makes_between_requests_are_not_the_scenario_s(tmp_path: 
     # raw HTTP requests are not timed: every call of the scenario counts
     world.raw_requests = True
     assert len(world.caused_calls()) == 3
+
+
+class GrowingLog:
+    """A fake Odoo's call log that a server's background work fills at set times."""
+
+    def __init__(self, at: list[float]) -> None:
+        self.start = time.monotonic()
+        self.at = at
+        self.seen_when_cleared: int | None = None
+
+    def calls(self) -> list[dict[str, Any]]:
+        now = time.monotonic() - self.start
+        return [{"model": "ir.model", "method": "fields_get"} for when in self.at if when <= now]
+
+    def clear_calls(self) -> None:
+        self.seen_when_cleared = len(self.calls())
+
+
+def test_the_settle_wait_is_scaled_on_a_loaded_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean-clone CI run (2 cores, scale 1.96): the gaps between the example target's
+    introspection calls outgrew the unscaled quiet, the wait ended, and three fields_get
+    landed in a scenario asserting Odoo received no call. Scaled 5x, a call 0.15 s after the
+    start and one 0.3 s later are both waited for."""
+    monkeypatch.setenv(ENV, "5")
+    log = GrowingLog([0.15, 0.45])
+    world = World(cast(Any, None), cast(Any, log), cast(Any, None), tmp_path)
+    world._settle(quiet=0.1, busy_quiet=0.2, limit=15.0)
+    assert log.seen_when_cleared == 2
