@@ -1,9 +1,9 @@
 """pytest-bdd's step lookup, answered once per step text instead of once per step run.
 
 For every step it runs, pytest-bdd asks pytest for the definitions of every fixture name and
-matches each step parser against the step's text: about 3 ms a step, a fifth of the kit's
-own CPU in a scoped run (cProfile of 12 mutant runs: 2,162 lookups, 274,929 fixture-table
-queries). The answer depends only on the fixture table, the step's type and text, and the
+matches each step parser against the step's text (cProfile of 12 mutant runs: 2,162 lookups,
+274,929 fixture-table queries); remembering it cut the kit side's CPU of those runs from 13.9
+to 12.8 s. The answer depends only on the fixture table, the step's type and text, and the
 module asking (fixture visibility follows the node's place), and a session's fixture table
 does not change once its items are collected, so the answer is kept per fixture manager.
 """
