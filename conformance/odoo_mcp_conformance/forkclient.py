@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import select
 import signal
 import socket
 import struct
@@ -38,9 +39,27 @@ def _gone() -> None:
     os._exit(70)
 
 
-def _receive(conn: socket.socket, size: int) -> bytes:
+def _receive(conn: socket.socket, size: int, wakeup: int) -> bytes:
+    """``size`` bytes from the server, or fewer if it went away; a signal ends each wait.
+
+    A bare ``recv`` can lose a signal: CPython runs a Python handler at its next check
+    between bytecodes, and a signal landing after the last check but before ``recv``
+    blocks is handled only when ``recv`` returns, which, for the child's status, is never
+    (the child waits for the relayed signal). Python's wakeup fd gets the signal's byte
+    whenever it lands, so ``poll`` returns however late it started and the handler runs.
+    (The suite's hang of issue 41's round was this same window in the test's own child,
+    around ``time.sleep``; this one was closed with it.)"""
+    poller = select.poll()
+    poller.register(conn, select.POLLIN)
+    poller.register(wakeup, select.POLLIN)
     data = b""
     while len(data) < size:
+        ready = {fd for fd, _events in poller.poll()}
+        if wakeup in ready:
+            with contextlib.suppress(BlockingIOError):
+                os.read(wakeup, 512)
+        if conn.fileno() not in ready:
+            continue
         chunk = conn.recv(size - len(data))
         if not chunk:
             return data
@@ -60,6 +79,10 @@ def main() -> None:
         with contextlib.suppress(ProcessLookupError):  # it just ended: its status follows
             os.kill(child[0], signum)
 
+    wakeup, woken = os.pipe()  # not inherited: an exec below closes them
+    os.set_blocking(wakeup, False)
+    os.set_blocking(woken, False)
+    signal.set_wakeup_fd(woken, warn_on_full_buffer=False)
     for signum in RELAYED:
         signal.signal(signum, relay)
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -71,17 +94,18 @@ def main() -> None:
             [struct.pack("!I", len(payload)) + payload],
             [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)],
         )
-        reply = _receive(conn, 1)
+        reply = _receive(conn, 1, wakeup)
     except OSError:
         reply = b""
     if reply != b"P":
         conn.close()
         for signum in RELAYED:
             signal.signal(signum, signal.SIG_DFL)
+        signal.set_wakeup_fd(-1)
         if pending:  # told to stop before anything started
             os.kill(os.getpid(), pending[0])
         _exec(args)
-    pid = _receive(conn, 4)
+    pid = _receive(conn, 4, wakeup)
     if len(pid) != 4:
         _gone()
     child.append(struct.unpack("!i", pid)[0])
@@ -92,7 +116,7 @@ def main() -> None:
     os.close(null)
     for early in pending:
         relay(early, None)
-    status = _receive(conn, 4)
+    status = _receive(conn, 4, wakeup)
     if len(status) != 4:
         _gone()
     code = os.waitstatus_to_exitcode(struct.unpack("!i", status)[0])

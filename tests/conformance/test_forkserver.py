@@ -116,7 +116,11 @@ def test_a_signal_to_the_launch_reaches_the_child(
                 sys.exit(7)
             signal.signal(signal.SIGTERM, stop)
             os.write(1, b"ready\\n")  # not print: the signal may come while it flushes
-            time.sleep(600)  # a lost signal fails at HANG, it never passes
+            # short sleeps, not one: a signal landing between Python's last look for signals
+            # and the sleep's system call is handled only when the sleep ends (1 launch in
+            # about 75 under load hung on time.sleep(30)); a lost one fails at HANG
+            for _ in range(12000):
+                time.sleep(0.05)
             """
         )
     )
