@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +19,39 @@ def test_an_interrupt_cancels_the_runs_not_started(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     started: list[str] = []
-    release = threading.Event()
+    submitted, release = threading.Event(), threading.Event()
 
     def run_kit(target: Path, report_dir: Path, *extra: str) -> Any:
         started.append(report_dir.name)
-        release.wait(5)  # a run under way, ending once it got its own SIGINT
+        if report_dir.name == "first":
+            submitted.wait(30)  # "queued" is waiting in the pool
+            # Ctrl-C while a run is under way: a real SIGINT, which the main thread, waiting
+            # on the runs, turns into KeyboardInterrupt
+            os.kill(os.getpid(), signal.SIGINT)
+        release.wait(30)  # a run under way ends once it got its own SIGINT
         return kit_runs.KitRun(2, "interrupted", report_dir)
 
+    class Pool(ThreadPoolExecutor):
+        """The run under way ends only once the interrupted session has shut the pool down
+        (no timer: a loaded machine once let the timers of this test fire out of order)."""
+
+        submits = 0
+
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            future = super().submit(*args, **kwargs)
+            self.submits += 1
+            if self.submits == len(jobs):
+                submitted.set()
+            return future
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            super().shutdown(wait=False, cancel_futures=cancel_futures)
+            release.set()
+            super().shutdown(wait=wait)
+
     monkeypatch.setattr(kit_runs, "run_kit", run_kit)
+    monkeypatch.setattr(kit_runs, "ThreadPoolExecutor", Pool)
     jobs = {name: (tmp_path / "t.toml", tmp_path / name, ()) for name in ("first", "queued")}
-    # Ctrl-C while "first" runs: a real SIGINT, which wakes the main thread where it waits
-    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
-    threading.Timer(0.6, release.set).start()
     with pytest.raises(KeyboardInterrupt):
         kit_runs.run_kits(jobs, workers=1, separately=True)
     assert started == ["first"]
