@@ -4,7 +4,6 @@ did, once a pool thread was free, and kept the interrupted suite waiting two min
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -25,9 +24,10 @@ def test_an_interrupt_cancels_the_runs_not_started(
         started.append(report_dir.name)
         if report_dir.name == "first":
             submitted.wait(30)  # "queued" is waiting in the pool
-            # Ctrl-C while a run is under way: a real SIGINT, which the main thread, waiting
-            # on the runs, turns into KeyboardInterrupt
-            os.kill(os.getpid(), signal.SIGINT)
+            # Ctrl-C while a run is under way: a real SIGINT, to the main thread (where a
+            # terminal's lands in effect: a signal to the process may go to this thread and
+            # leave the main thread's wait unbroken), which turns it into KeyboardInterrupt
+            signal.pthread_kill(main, signal.SIGINT)
         release.wait(30)  # a run under way ends once it got its own SIGINT
         return kit_runs.KitRun(2, "interrupted", report_dir)
 
@@ -49,9 +49,16 @@ def test_an_interrupt_cancels_the_runs_not_started(
             release.set()
             super().shutdown(wait=wait)
 
+    jobs = {name: (tmp_path / "t.toml", tmp_path / name, ()) for name in ("first", "queued")}
+    main = threading.main_thread().ident
+    assert main is not None and threading.get_ident() == main
     monkeypatch.setattr(kit_runs, "run_kit", run_kit)
     monkeypatch.setattr(kit_runs, "ThreadPoolExecutor", Pool)
-    jobs = {name: (tmp_path / "t.toml", tmp_path / name, ()) for name in ("first", "queued")}
-    with pytest.raises(KeyboardInterrupt):
-        kit_runs.run_kits(jobs, workers=1, separately=True)
+    # Python's own Ctrl-C, whatever an earlier test of this worker left installed
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            kit_runs.run_kits(jobs, workers=1, separately=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert started == ["first"]
