@@ -50,8 +50,8 @@ def test_an_interrupt_cancels_the_runs_not_started(
             super().shutdown(wait=wait)
 
     jobs = {name: (tmp_path / "t.toml", tmp_path / name, ()) for name in ("first", "queued")}
-    main = threading.main_thread().ident
-    assert main is not None and threading.get_ident() == main
+    assert threading.current_thread() is threading.main_thread()
+    main = threading.get_ident()
     monkeypatch.setattr(kit_runs, "run_kit", run_kit)
     monkeypatch.setattr(kit_runs, "ThreadPoolExecutor", Pool)
     # Python's own Ctrl-C, whatever an earlier test of this worker left installed
