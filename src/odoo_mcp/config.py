@@ -238,6 +238,16 @@ class OdooMcpConfig(BaseSettings):
         default=60, gt=0
     )
     """Seconds an OAuth authorization code is valid (it is also single use)."""
+    oauth_client_documents: Annotated[
+        Literal["on", "off"], Lowered, Setting(_M + "OAUTH_CLIENT_DOCUMENTS")
+    ] = "on"
+    """OAuth: a client may name itself by the https URL of its client ID metadata document,
+    which the server fetches (no proxy, no redirect, 5 KiB, 5 s, public addresses only)
+    instead of registering; off leaves dynamic registration alone."""
+    oauth_client_document_hosts: Annotated[Names, Setting(_M + "OAUTH_CLIENT_DOCUMENT_HOSTS")] = ()
+    """Hosts whose client metadata documents may be fetched from a loopback, private or
+    link-local address (comma-separated; an intranet client): every other host must resolve
+    to public addresses only."""
     allowed_hosts: Annotated[Names, Setting(_M + "ALLOWED_HOSTS")] = ()
     """More Host header values the HTTP transport accepts (host or host:port,
     comma-separated); loopback names and the public_url host are always accepted."""

@@ -50,7 +50,8 @@ SAMPLES = {
     "search_max_limit": "900", "field_blocklist": "ab, cd",
     "state_url": "redis://127.0.0.1:6379/0", "method_blocklist": "copy, action_done",
     "enabled_toolsets": "core, contracts", "disabled_toolsets": "contracts",
-    "trusted_proxies": "10.0.0.5, 10.1.0.0/16", "oauth": "On",
+    "trusted_proxies": "10.0.0.5, 10.1.0.0/16", "oauth": "On", "oauth_client_documents": "Off",
+    "oauth_client_document_hosts": "intranet.example, docs.test",
 }  # fmt: skip
 
 

@@ -5,6 +5,7 @@ clock; and the protocol by hand, for the hostile cases."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import threading
 import time
@@ -15,6 +16,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import uvicorn
+from mcp import Client
+from mcp.client.auth import AuthorizationCodeResult
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from fake_odoo.demo import ADMIN_API_KEY
@@ -131,6 +135,62 @@ class Storage:
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
         self.client = client_info
+
+
+class Person:
+    """What a browser and its user do with the authorization URL: open the sign-in page,
+    post the demo user's credentials, follow to the redirect URI and hand the code back."""
+
+    def __init__(self, login: str, secret: str) -> None:
+        self.login, self.secret = login, secret
+        self.result: AuthorizationCodeResult | None = None
+        self.page = ""
+
+    async def redirect(self, url: str) -> None:
+        async with httpx2.AsyncClient() as web:
+            answer = await web.get(url)
+            assert answer.status_code == 302
+            page = await web.get(answer.headers["location"])
+            self.page = page.text
+            fields = form_fields(page.text)
+            data = {"request": fields["request"], "csrf": fields["csrf"],
+                    "login": self.login, "secret": self.secret}  # fmt: skip
+            back = await web.post(fields["action"], data=data)
+        assert back.status_code == 303, back.text
+        location = back.headers["location"]
+        assert location.startswith(REDIRECT)
+        query = parse_qs(urlsplit(location).query)
+        self.result = AuthorizationCodeResult(code=query["code"][0], state=query["state"][0])
+
+    async def callback(self) -> AuthorizationCodeResult:
+        assert self.result is not None
+        return self.result
+
+
+@dataclass(frozen=True)
+class Rights:
+    """What a session sees of its Odoo user's rights."""
+
+    payments_refused: bool
+    sale_orders: int
+
+
+#: the demo user's: no payments, and its own 17 sale orders (the admin reads payments, 39)
+DEMO_RIGHTS = Rights(payments_refused=True, sale_orders=17)
+
+
+async def rights_through(mcp_url: str, http: httpx2.AsyncClient) -> Rights:
+    """Open an MCP session over ``http`` (its auth or headers decide the user) and read
+    account.payment and count sale.order."""
+    async with Client(streamable_http_client(mcp_url, http_client=http), mode="legacy") as client:
+        payments = await client.call_tool(
+            "odoo_core_search_read", {"model": "account.payment", "fields": ["name"]}
+        )
+        orders = await client.call_tool("odoo_core_count", {"model": "sale.order"})
+    assert not orders.is_error, orders
+    text = orders.content[0]
+    assert text.type == "text"
+    return Rights(payments.is_error, json.loads(text.text)["count"])
 
 
 # -- the protocol by hand (hostile cases) -------------------------------------------------

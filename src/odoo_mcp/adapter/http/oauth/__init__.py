@@ -25,14 +25,18 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mcp.server.auth.handlers.authorize import AuthorizationHandler
+from mcp.server.auth.handlers.metadata import MetadataHandler
 from mcp.server.auth.routes import (
     AUTHORIZATION_PATH,
+    build_metadata,
     build_resource_metadata_url,
+    cors_middleware,
     create_auth_routes,
     create_protected_resource_routes,
 )
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, RequestBodyLimitMiddleware
+from mcp.shared.auth import OAuthMetadata
 from pydantic import AnyHttpUrl
 from starlette.requests import Request
 from starlette.responses import Response
@@ -40,6 +44,7 @@ from starlette.routing import BaseRoute, Route, request_response
 
 from odoo_mcp.adapter.http.auth import CallerConnections, CallerRefused
 from odoo_mcp.adapter.http.oauth.crypto import Sealer
+from odoo_mcp.adapter.http.oauth.documents import ClientDocuments
 from odoo_mcp.adapter.http.oauth.pages import error_page
 from odoo_mcp.adapter.http.oauth.provider import (
     ACCESS_PREFIX,
@@ -52,6 +57,9 @@ from odoo_mcp.adapter.http.oauth.signin import SIGNIN_PATH, SignIn
 from odoo_mcp.adapter.http.oauth.store import MemoryStore, OAuthStore, RedisStore, open_store
 from odoo_mcp.callers import Caller
 from odoo_mcp.config import OdooMcpConfig
+
+#: RFC 8414's well-known path of the authorization server metadata
+METADATA_PATH = "/.well-known/oauth-authorization-server"
 
 __all__ = ["MemoryStore", "OAuthServer", "OAuthStore", "RedisStore", "oauth_urls"]
 
@@ -87,6 +95,11 @@ class OAuthServer:
         self.resource_metadata = str(build_resource_metadata_url(AnyHttpUrl(self.resource)))
         self.callers = callers
         self.store = open_store(config.state_url) if store is None else store
+        self.documents = (
+            ClientDocuments(private_hosts=frozenset(config.oauth_client_document_hosts))
+            if config.oauth_client_documents == "on"
+            else None
+        )
         self.provider = OdooAuthorizationProvider(
             self.store,
             Sealer(config.oauth_secret),
@@ -99,6 +112,7 @@ class OAuthServer:
             ),
             clock=clock,
             check=self._still_accepted,
+            documents=self.documents,
         )
         self.signin = SignIn(self.provider, callers, odoo=config.odoo_db)
 
@@ -153,13 +167,43 @@ class OAuthServer:
                 text = str(said.get("error_description") or said.get("error"))
             except (ValueError, AttributeError):
                 text = "The authorization request is invalid"
+            refusal = await self._document_refusal(request)
+            if refusal is not None:
+                text = f"the client's metadata document is refused: {refusal}"
             return error_page(f"This authorization request is refused: {text}")
         return answer
+
+    async def _document_refusal(self, request: Request) -> str | None:
+        """Why the metadata document the request's client ID names was refused, if it was."""
+        if self.documents is None:
+            return None
+        client_id = request.query_params.get("client_id")
+        if client_id is None and request.method == "POST":
+            client_id = str((await request.form()).get("client_id") or "")  # the SDK's, cached
+        return self.documents.refusal(client_id) if client_id else None
 
     async def _signin(self, request: Request) -> Response:
         if request.method == "POST":
             return await self.signin.submit(request)
         return await self.signin.show(request)
+
+    def metadata(self) -> OAuthMetadata:
+        """RFC 8414 metadata: the SDK's, saying also that public clients (authentication
+        ``none``, what dynamic registration gives MCP clients) are accepted, and whether
+        client ID metadata documents are."""
+        sdk = build_metadata(
+            AnyHttpUrl(self.issuer),
+            None,
+            ClientRegistrationOptions(enabled=True),
+            RevocationOptions(enabled=True),
+        )
+        methods = [*(sdk.token_endpoint_auth_methods_supported or []), "none"]
+        return sdk.model_copy(
+            update={
+                "token_endpoint_auth_methods_supported": methods,
+                "client_id_metadata_document_supported": self.documents is not None or None,
+            }
+        )
 
     def routes(self) -> list[BaseRoute]:
         """The metadata, registration, authorization, token, revocation and sign-in routes."""
@@ -176,9 +220,13 @@ class OAuthServer:
             ),
             methods=["GET", "POST"],
         )
-        routes: list[BaseRoute] = [
-            authorize if isinstance(r, Route) and r.path == AUTHORIZATION_PATH else r for r in sdk
-        ]
+        metadata = Route(
+            METADATA_PATH,
+            endpoint=cors_middleware(MetadataHandler(self.metadata()).handle, ["GET", "OPTIONS"]),
+            methods=["GET", "OPTIONS"],
+        )
+        ours = {AUTHORIZATION_PATH: authorize, METADATA_PATH: metadata}
+        routes: list[BaseRoute] = [ours.get(r.path, r) if isinstance(r, Route) else r for r in sdk]
         routes += create_protected_resource_routes(
             AnyHttpUrl(self.resource), [AnyHttpUrl(self.issuer)], resource_name="Odoo MCP"
         )

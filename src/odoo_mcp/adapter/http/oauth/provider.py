@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
 from mcp.server.auth.provider import (
@@ -43,6 +43,9 @@ from pydantic import AnyUrl, ValidationError
 
 from odoo_mcp.adapter.http.oauth.crypto import Sealer
 from odoo_mcp.adapter.http.oauth.store import OAuthStore
+
+if TYPE_CHECKING:
+    from odoo_mcp.adapter.http.oauth.documents import ClientDocuments
 
 __all__ = [
     "ACCESS_PREFIX",
@@ -234,8 +237,10 @@ class OdooAuthorizationProvider(
         lifetimes: Lifetimes | None = None,
         clock: Callable[[], float] = time.time,
         check: Check | None = None,
+        documents: ClientDocuments | None = None,
     ) -> None:
         self.store = store
+        self.documents = documents
         self.sealer = sealer
         self.issuer = issuer.rstrip("/")
         self.resource = resource
@@ -258,7 +263,10 @@ class OdooAuthorizationProvider(
 
     # -- clients (RFC 7591) ---------------------------------------------------------------
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
-        """A registered client, or None (never an error: the SDK answers for it)."""
+        """A registered client, or the client a metadata document URL names (when documents
+        are on), or None (never an error: the SDK answers for it)."""
+        if self.documents is not None and self.documents.names(client_id):
+            return await self.documents.client(client_id)
         record = await self._get(self._key("client", client_id))
         if record is None:
             return None

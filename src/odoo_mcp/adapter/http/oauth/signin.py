@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from odoo_mcp.adapter.http.auth import CallerConnections, CallerRefused
+from odoo_mcp.adapter.http.oauth.documents import client_label
 from odoo_mcp.adapter.http.oauth.pages import error_page, signin_page
 from odoo_mcp.adapter.http.oauth.provider import OdooAuthorizationProvider, Pending
 from odoo_mcp.state import StateUnavailable
@@ -60,7 +61,7 @@ class SignIn:
             action=f"{self.provider.issuer}{SIGNIN_PATH}",
             request_id=pending.id,
             csrf=pending.csrf,
-            client_name=client.client_name or "An unnamed MCP client",
+            client_name=client_label(pending.client_id, client.client_name),
             redirect_uri=pending.redirect_uri,
             odoo=self.odoo,
             login=login,
