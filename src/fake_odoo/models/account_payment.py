@@ -38,8 +38,21 @@ STATES_19 = [
 ]
 
 
+#: after 19 (imitated from source, issue 40): ``in_process`` is gone and ``reconciled`` comes
+#: after ``paid``, and the payment types read "Send" and "Receive": odoo-dev/odoo
+#: addons/account/models/account_payment.py @ 07ecc3e3e4cc763f20fadf696319630d35df00f0
+STATES_20 = [
+    ("draft", "Draft"),
+    ("paid", "Paid"),
+    ("reconciled", "Reconciled"),
+    ("canceled", "Canceled"),
+    ("rejected", "Rejected"),
+]
+
+
 def payment_states(model: Any) -> list[tuple[str, str]]:
-    return STATES_17 if model.env.major <= 17 else STATES_19
+    major = model.env.major
+    return STATES_17 if major <= 17 else STATES_19 if major <= 19 else STATES_20
 
 
 def memo_field(major: int) -> str:
@@ -52,6 +65,14 @@ def posted_state(major: int) -> str:
 
 
 PAYMENT_TYPES = [("outbound", "Send Money"), ("inbound", "Receive Money")]
+PAYMENT_TYPES_20 = [("outbound", "Send"), ("inbound", "Receive")]
+
+
+def payment_types(model: Any) -> list[tuple[str, str]]:
+    """account.payment's own payment types (the register wizard keeps the older labels)."""
+    return PAYMENT_TYPES if model.env.major <= 19 else PAYMENT_TYPES_20
+
+
 PARTNER_TYPES = [("customer", "Customer"), ("supplier", "Vendor")]
 # Odoo 19 grants account.payment to the invoicing group only (the manager inherits it): the
 # access error lists that one group (err_json2_demo_create_payment)
@@ -87,7 +108,7 @@ class AccountPayment(Model):
         payment_states, "State", required=True, readonly=True, default="draft", copy=False
     )
     amount = fields.Monetary("Amount")
-    payment_type = fields.Selection(PAYMENT_TYPES, "Payment Type", required=True, default="inbound")
+    payment_type = fields.Selection(payment_types, "Payment Type", required=True, default="inbound")
     partner_type = fields.Selection(PARTNER_TYPES, "Partner Type", default="customer")
     partner_id = fields.Many2one("res.partner", "Customer/Vendor", ondelete="restrict")
     journal_id = fields.Many2one("account.journal", "Journal")

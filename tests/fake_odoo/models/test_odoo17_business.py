@@ -183,7 +183,16 @@ def test_19_posting_refusals_are_merged() -> None:
         call(ADMIN, "account.move", "action_post", [_invoice(call, invoice_line_ids=[])])
 
 
-@pytest.mark.parametrize("version", BOTH)
+#: account.payment's states per version: 17 and 19 captured (flow_sale_order_invoice_payment),
+#: after 19 from source (odoo-dev/odoo addons/account/models/account_payment.py @ 07ecc3e3)
+PAYMENT_STATES = {
+    "17.0": ["draft", "posted", "cancel"],
+    "19.0": ["draft", "in_process", "paid", "canceled", "rejected"],
+    "20.0": ["draft", "paid", "reconciled", "canceled", "rejected"],
+}
+
+
+@pytest.mark.parametrize("version", [*BOTH, "20.0"])
 def test_payment_states_and_memo_field_by_version(version: str) -> None:
     _, call = _db(version)
     move = _invoice(call, partner_id=_partner(call))
@@ -196,11 +205,10 @@ def test_payment_states_and_memo_field_by_version(version: str) -> None:
     assert payment["state"] == ("posted" if version == "17.0" else "paid")
     states = call(ADMIN, "account.payment", "fields_get", ["state"], attributes=["selection"])
     keys = [key for key, _ in states["state"]["selection"]]
-    assert keys == (
-        ["draft", "posted", "cancel"]
-        if version == "17.0"
-        else ["draft", "in_process", "paid", "canceled", "rejected"]
-    )
+    assert keys == PAYMENT_STATES[version]
+    types = call(ADMIN, "account.payment", "fields_get", ["payment_type"], attributes=["selection"])
+    labels = [label for _, label in types["payment_type"]["selection"]]
+    assert labels == (["Send", "Receive"] if version == "20.0" else ["Send Money", "Receive Money"])
     nothing = (
         "You can't register a payment because there is nothing left to pay"
         if version == "17.0"
