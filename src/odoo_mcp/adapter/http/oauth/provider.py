@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
 from mcp.server.auth.provider import (
@@ -43,9 +43,6 @@ from pydantic import AnyUrl, ValidationError
 
 from odoo_mcp.adapter.http.oauth.crypto import Sealer
 from odoo_mcp.adapter.http.oauth.store import OAuthStore
-
-if TYPE_CHECKING:
-    from odoo_mcp.adapter.http.oauth.documents import ClientDocuments
 
 __all__ = [
     "ACCESS_PREFIX",
@@ -219,6 +216,18 @@ def _new(prefix: str = "") -> str:
     return prefix + secrets.token_urlsafe(32)
 
 
+class ClientLookup(Protocol):
+    """Clients that name themselves by a URL (``documents.ClientDocuments``)."""
+
+    def names(self, client_id: str) -> bool:
+        """Whether ``client_id`` is one of this lookup's (not a registered client's)."""
+        ...
+
+    async def client(self, client_id: str) -> OAuthClientInformationFull | None:
+        """The client ``client_id`` names, or None."""
+        ...
+
+
 class OdooAuthorizationProvider(
     OAuthAuthorizationServerProvider[GrantCode, GrantRefresh, GrantAccess]
 ):
@@ -237,7 +246,7 @@ class OdooAuthorizationProvider(
         lifetimes: Lifetimes | None = None,
         clock: Callable[[], float] = time.time,
         check: Check | None = None,
-        documents: ClientDocuments | None = None,
+        documents: ClientLookup | None = None,
     ) -> None:
         self.store = store
         self.documents = documents
