@@ -11,6 +11,9 @@
   ``MCPServer`` calls ``create_initialization_options()`` without ``NotificationOptions``;
 * running the server on streams of our own (the stdio relay that answers unparsable lines
   -32700): the low-level ``run`` and the SDK's context-carrying memory streams;
+* serializing a tool result once (issue 41, ``odoo_mcp.adapter.wire``): the runner's
+  ``ServerRunner._serialize`` and the dispatcher's ``JSONRPCDispatcher._write_result``, each
+  wrapped to recognise a kept result and to leave every other one to the SDK;
 * cleaning up when a client's connection ends (issue 37: its subscriptions): the documented
   ``Connection.exit_stack``, which a low-level request context reaches only through its
   session's private ``_connection``.
@@ -22,19 +25,24 @@ fail when one of these changes.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, suppress
 from functools import partial
 from typing import Any, Final
 
+import anyio
 from mcp.server import MCPServer, NotificationOptions, ServerRequestContext
 from mcp.server.lowlevel.server import Server
+from mcp.server.runner import ServerRunner
 from mcp.shared._context_streams import create_context_streams
+from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+from mcp.types import JSONRPCResponse, RequestId
 from pydantic import BaseModel
 
 __all__ = [
     "SDK_SERIES",
     "announce_list_changed",
     "create_context_streams",
+    "keep_encodings",
     "low_level",
     "on_connection_end",
     "on_request",
@@ -64,6 +72,38 @@ def set_tool_input_schema(
 ) -> None:
     """Where the SDK finds a tool's input schema (``Mcp-Param-*`` header checks)."""
     low_level(server).get_tool_input_schema = schema_of
+
+
+def keep_encodings(
+    kept: type[BaseModel],
+    shaped: Callable[[Any, Callable[[Any], dict[str, Any]]], dict[str, Any]],
+    encoded: Callable[[RequestId, dict[str, Any]], JSONRPCResponse | None],
+) -> None:
+    """Issue 41: a ``kept`` result is shaped by ``shaped(result, sdk_shape)`` and its answer
+    sent as ``encoded(request_id, result)`` when that gives one; every other result goes the
+    SDK's own way. Once per process (a second call changes nothing)."""
+    if getattr(ServerRunner._serialize, "_odoo_mcp_kept", False):
+        return
+    serialize = ServerRunner._serialize
+    write_result = JSONRPCDispatcher._write_result
+
+    def _serialize(self: Any, method: str, version: str, result: Any) -> dict[str, Any]:
+        if isinstance(result, kept):
+            return shaped(result, partial(serialize, self, method, version))
+        return serialize(self, method, version, result)
+
+    async def _write_result(self: Any, request_id: RequestId, result: dict[str, Any]) -> None:
+        response = encoded(request_id, result)
+        if response is None:
+            await write_result(self, request_id, result)
+            return
+        # the SDK's own answer to a closed stream: the result is dropped
+        with suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+            await self._write(response)
+
+    _serialize._odoo_mcp_kept = True  # type: ignore[attr-defined]
+    ServerRunner._serialize = _serialize  # type: ignore[method-assign]
+    JSONRPCDispatcher._write_result = _write_result  # type: ignore[method-assign]
 
 
 def announce_list_changed(server: MCPServer[Any]) -> None:

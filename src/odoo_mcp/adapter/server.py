@@ -34,7 +34,7 @@ from mcp.types import (
 )
 from pydantic import BaseModel
 
-from odoo_mcp.adapter import sdk
+from odoo_mcp.adapter import sdk, wire
 from odoo_mcp.adapter.client_logging import ClientLogLevels
 from odoo_mcp.adapter.prompts import PromptHandlers
 from odoo_mcp.adapter.resources import ResourceHandlers
@@ -198,4 +198,6 @@ def build_server(
     sdk.set_tool_input_schema(server, dispatcher.input_schema)
     # REQ-03-17: the tools change when a reconnection finds another Odoo
     sdk.announce_list_changed(server)
+    # issue 41: a tool result is serialized once on its way out (adapter.wire)
+    sdk.keep_encodings(wire.KeptResult, wire.shaped, wire.encoded_response)
     return server

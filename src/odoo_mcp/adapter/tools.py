@@ -38,6 +38,7 @@ from odoo_mcp.adapter.errors import (
     to_tool_result,
     unknown_tool_error,
 )
+from odoo_mcp.adapter.wire import kept_result
 from odoo_mcp.callers import CallerRouter, current_caller
 from odoo_mcp.connection import OdooError
 from odoo_mcp.context import ServerContext
@@ -337,9 +338,10 @@ class ToolDispatcher:
             keys=spec.answer_keys_are_fields,
         )
         text = encoded.decode()
+        if isinstance(scrubbed, dict):  # issue 41: the SDK serializes it once, from the text
+            return kept_result(scrubbed, text)
         return CallToolResult(
-            content=[TextContent(type="text", text=text)],
-            structured_content=scrubbed,
+            content=[TextContent(type="text", text=text)], structured_content=scrubbed
         )
 
     async def _check_context(self, model: str | None, params: BaseModel) -> None:

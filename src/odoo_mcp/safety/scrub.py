@@ -84,12 +84,16 @@ def scrub_to_json(
     ms for the default blocklist) instead of a Python walk of every value (0.7 ms). Any
     occurrence, even in a partner's note, walks the answer as before: the search only ever
     says "nothing here"."""
-    encoded = pydantic_core.to_json(value)
+    # NaN and infinities as null, as the SDK writes the structured content: the text block
+    # stays JSON, and stays the structured content's own encoding (adapter.wire)
+    encoded = pydantic_core.to_json(value, inf_nan_mode="null")
     needles = _needles(blocked)
     if needles is not None and not any(needle in encoded for needle in needles):
         return value, encoded
     cleaned = scrub(value, blocked, channel, keys=keys, warn=warn)
-    return cleaned, encoded if cleaned is value else pydantic_core.to_json(cleaned)
+    return cleaned, encoded if cleaned is value else pydantic_core.to_json(
+        cleaned, inf_nan_mode="null"
+    )
 
 
 def _written_as_is(name: str) -> bool:
