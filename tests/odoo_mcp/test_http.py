@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx2
 import pytest
 from mcp import Client
+from mcp.types import JSONRPCResponse
 
 from fake_odoo.testing import serve_fake_odoo
 from http_servers import ACCEPT, serve_http
+from odoo_mcp.adapter import wire
 
 pytestmark = [pytest.mark.anyio, pytest.mark.wire]
 
@@ -145,3 +148,36 @@ def test_a_server_on_all_interfaces_authenticates_by_default(fake_url: str) -> N
         answer = httpx2.post(f"{base}/mcp", json=init, headers=ACCEPT)
         assert answer.status_code == 401
         assert answer.headers["www-authenticate"].lower().startswith("bearer")
+
+
+@pytest.mark.parametrize("flags", [(), ("--json-response",)], ids=["sse", "json"])
+def test_a_long_tool_answer_is_the_sdks_bytes_over_http(
+    fake_url: str, flags: tuple[str, ...]
+) -> None:
+    """Issue 41 (adapter.wire): a long answer, serialized once, is over HTTP (an SSE event or
+    one JSON body) exactly what the SDK writes for its values, its text block the JSON of its
+    structured content."""
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "odoo_core_search_read",
+        "arguments": {"model": "res.partner", "fields": ["*"], "limit": 20}}}  # fmt: skip
+    for base in serve_http(fake_url, *flags):
+        with httpx2.Client(base_url=base, headers=ACCEPT) as http:
+            started = http.post("/mcp", json=init)
+            headers = {"mcp-session-id": started.headers["mcp-session-id"],
+                       "mcp-protocol-version": "2025-06-18"}  # fmt: skip
+            http.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                      headers=headers)  # fmt: skip
+            answer = http.post("/mcp", json=call, headers=headers)
+        assert answer.status_code == 200
+        if flags:
+            line = answer.text
+        else:
+            [line] = [row[6:] for row in answer.text.splitlines() if row.startswith("data: ")]
+        sdk_way = JSONRPCResponse.model_validate_json(line)
+        assert sdk_way.model_dump_json(by_alias=True, exclude_unset=True) == line
+        text = sdk_way.result["content"][0]["text"]
+        assert len(text) >= wire.KEEP_FROM  # long enough to take the short way
+        assert json.loads(text) == sdk_way.result["structuredContent"]
