@@ -75,9 +75,10 @@ def kept_result(
             content=[TextContent(type="text", text=text)], structured_content=structured
         )
     now = time.monotonic()
-    if _KEPT:
-        for key in [k for k, kept in _KEPT.items() if now - kept.born > KEPT_SECONDS]:
-            del _KEPT[key]
+    if _KEPT:  # a copy first: servers on other threads' loops may use the table meanwhile
+        for key, old in list(_KEPT.items()):
+            if now - old.born > KEPT_SECONDS:
+                _KEPT.pop(key, None)
     _KEPT[id(structured)] = _Kept(structured, text, now)
     return KeptResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
