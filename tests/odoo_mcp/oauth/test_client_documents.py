@@ -183,14 +183,17 @@ async def test_a_flood_naming_one_document_fetches_it_once(host: DocumentHost) -
     assert host.hits["/flood.json"] == 1
 
 
-async def test_a_host_resolving_to_loopback_is_not_fetched(host: DocumentHost) -> None:
+async def test_a_host_resolving_to_loopback_is_not_fetched(
+    host: DocumentHost, caplog: pytest.LogCaptureFixture
+) -> None:
     url = put(host, "/private.json")
     docs = documents(host, private_hosts=frozenset())
     assert await docs.client(url) is None
     assert host.hits["/private.json"] == 0  # refused before any connection
     refusal = docs.refusal(url)
-    assert refusal is not None and "non-public address (127.0.0.1)" in refusal
+    assert refusal is not None and "non-public address" in refusal
     assert "ODOO_MCP_OAUTH_CLIENT_DOCUMENT_HOSTS" in refusal
+    assert "resolves to 127.0.0.1" in caplog.text  # the address for the operator's log
 
 
 async def test_one_private_address_among_public_ones_is_enough_to_refuse(
@@ -201,7 +204,9 @@ async def test_one_private_address_among_public_ones_is_enough_to_refuse(
 
     docs = ClientDocuments(resolver=rebinding)
     assert await docs.client("https://client.example/meta.json") is None
-    assert "10.0.0.7" in (docs.refusal("https://client.example/meta.json") or "")
+    refusal = docs.refusal("https://client.example/meta.json") or ""
+    # refused, and the page (shown to anybody) does not say where an inside name points
+    assert "non-public address" in refusal and "10.0.0.7" not in refusal
 
 
 async def test_the_connection_goes_to_the_address_that_was_checked(host: DocumentHost) -> None:

@@ -114,7 +114,7 @@ def test_a_document_on_a_host_not_allowed_private_is_never_fetched(
     host.answers[path] = Answer(body=json.dumps({"client_id": url}).encode())
     answer = refusal_page(base, url)
     assert answer.status_code == 400 and "location" not in answer.headers
-    assert "non-public address" in answer.text
+    assert "non-public address" in answer.text and "127.0.0.1" not in answer.text
     assert host.hits[path] == 0
 
 

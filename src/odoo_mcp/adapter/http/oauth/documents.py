@@ -241,9 +241,12 @@ class ClientDocuments:
         if host.lower() not in self.private_hosts:
             private = [a for a in addresses if not public_address(a)]
             if private:
+                # the address goes to the log only: the page is shown to anybody, and would
+                # otherwise tell them where an inside name points
+                logger.warning("OAuth client metadata host %s resolves to %s", host, private[0])
                 raise DocumentRefused(
-                    f"the host {host} resolves to a non-public address ({private[0]}); "
-                    "an operator may allow it in ODOO_MCP_OAUTH_CLIENT_DOCUMENT_HOSTS"
+                    f"the host {host} resolves to a non-public address; an operator may "
+                    "allow it in ODOO_MCP_OAUTH_CLIENT_DOCUMENT_HOSTS"
                 )
         address = addresses[0]
         literal = f"[{address}]" if ":" in address else address
