@@ -251,6 +251,37 @@ async def test_the_server_introspects_after_connecting_without_delaying_tools() 
     assert fake.call_counts(model="ir.module.module", method="search_read") == 1
 
 
+@pytest.mark.req("REQ-11-05", "REQ-11-06")
+@pytest.mark.parametrize(
+    ("settings", "reachable"),
+    [
+        ({"model_allowlist": "res.partner,sale.order"}, {"res.partner", "sale.order"}),
+        ({"model_blocklist": "res.company,sale.order.line"}, None),
+    ],
+)
+async def test_the_start_up_introspection_touches_no_blocked_model(
+    settings: dict[str, str], reachable: set[str] | None
+) -> None:
+    """A model outside the allowlist, or in the blocklist, is not read even for its fields
+    (the configuration says the server touches none): the example target's introspection
+    read res.users, res.company and sale.order.line under an allowlist of two models."""
+    fake = FakeOdoo("19.0")
+    server = fake_server(fake, introspect_on_startup=True, **settings)
+    async with Client(server, mode="legacy") as client:
+        await client.list_tools()
+        with anyio.fail_after(20):  # the introspection ends with the installed modules read
+            while fake.call_counts(model="ir.module.module", method="search_read") == 0 or (
+                fake.call_counts(method="fields_get") < (len(reachable) if reachable else 10)
+            ):
+                await anyio.sleep(0.02)
+            await anyio.sleep(0.3)  # the last fields_get calls land
+    asked = {call.model for call in fake.calls if call.method == "fields_get"}
+    if reachable is not None:
+        assert asked == reachable
+    else:
+        assert "res.partner" in asked and not {"res.company", "sale.order.line"} & asked
+
+
 # -- REQ-07-13: model_exists ---------------------------------------------------------------------
 
 

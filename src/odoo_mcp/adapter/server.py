@@ -162,7 +162,9 @@ def build_server(
             await dispatcher.register()
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(subscriptions.poll_forever)
-                tasks.start_soon(context.registry.build_at_startup, config)
+                tasks.start_soon(
+                    context.registry.build_at_startup, config, context.policy.is_model_readable
+                )
                 yield {"dispatcher": dispatcher}
                 tasks.cancel_scope.cancel()
         finally:

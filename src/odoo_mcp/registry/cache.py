@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from odoo_mcp.connection import OdooCalls, OdooError, OdooRpcError
@@ -234,9 +234,14 @@ class ModelRegistry:
     def _keep_modules(self, modules: tuple[InstalledModule, ...]) -> None:
         self._modules[self._uid()] = modules
 
-    async def build_at_startup(self, settings: StartupSettings) -> IntrospectionReport | None:
+    async def build_at_startup(
+        self, settings: StartupSettings, reachable: Callable[[str], bool] | None = None
+    ) -> IntrospectionReport | None:
         """REQ-07-09/10/11: after connecting, introspect the configured models (REQ-07-07's
         list by default) and read the installed modules, within ``limits``; never raises.
+        REQ-11-05/06: only the models ``reachable`` lets through (the safety policy's model
+        lists): a model blocked or left out of an allowlist is not touched, even for its
+        metadata.
 
         Run as a background task: tools asking for a model meanwhile share its ``fields_get``.
         """
@@ -244,6 +249,8 @@ class ModelRegistry:
             logger.debug("registry: start-up introspection is off")
             return None
         models = tuple(settings.introspect_models) or DEFAULT_INTROSPECT_MODELS
+        if reachable is not None:
+            models = tuple(model for model in models if reachable(model))
         try:
             return await introspect(
                 self._connection, models, self.get_fields, self._keep_modules, self.limits
