@@ -322,6 +322,9 @@ class ServerPool:
         self._fresh: list[contextlib.ExitStack] = []
         #: pooled servers that saw a fault: probed before their next scenario
         self._suspect: set[Launch] = set()
+        #: this target's servers were seen reading Odoo in the background once started
+        #: (SPEC-07's start-up introspection): a new one is waited for until it has too
+        self.reads_in_background = False
 
     def close(self) -> None:
         """End every live server, side by side: each takes its time to exit once its stdin
