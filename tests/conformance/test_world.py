@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -108,6 +109,39 @@ def test_the_settle_wait_is_scaled_on_a_loaded_machine(
     start and one 0.3 s later are both waited for."""
     monkeypatch.setenv(ENV, "5")
     log = GrowingLog([0.15, 0.45])
-    world = World(cast(Any, None), cast(Any, log), cast(Any, None), tmp_path)
+    pool = SimpleNamespace(reads_in_background=False)
+    world = World(cast(Any, None), cast(Any, log), cast(Any, pool), tmp_path)
     world._settle(quiet=0.1, busy_quiet=0.2, limit=15.0)
     assert log.seen_when_cleared == 2
+    assert pool.reads_in_background  # the target's servers are now known to introspect
+
+
+@pytest.mark.parametrize("known", [True, False])
+def test_a_late_introspection_is_waited_for_once_the_target_is_known_to_introspect(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, known: bool
+) -> None:
+    """A loaded full suite run: the example target's introspection began after the first
+    quiet check and landed in REQ-11-06's "Odoo received no call". Once one of the target's
+    servers was seen introspecting, a new one is waited for (``awaited``, 3 s at most) until
+    it has read a fields_get; before that, nothing says one will come."""
+    monkeypatch.setenv(ENV, "1")
+    log = GrowingLog([0.4])
+    pool = SimpleNamespace(reads_in_background=known)
+    world = World(cast(Any, None), cast(Any, log), cast(Any, pool), tmp_path)
+    world._settle(quiet=0.1, busy_quiet=0.2, limit=15.0, awaited=3.0)
+    assert log.seen_when_cleared == (1 if known else 0)
+
+
+def test_a_target_known_to_introspect_waits_no_longer_than_awaited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server of such a target started with its introspection off reads nothing: the
+    scenario begins once ``awaited`` has passed."""
+    monkeypatch.setenv(ENV, "1")
+    world = World(
+        cast(Any, None), cast(Any, GrowingLog([])),
+        cast(Any, SimpleNamespace(reads_in_background=True)), tmp_path,
+    )  # fmt: skip
+    started = time.monotonic()
+    world._settle(quiet=0.1, busy_quiet=0.2, limit=15.0, awaited=0.5)
+    assert 0.5 <= time.monotonic() - started < 15  # awaited, not the limit
