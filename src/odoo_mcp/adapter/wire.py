@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -83,7 +84,9 @@ def kept_result(
     return KeptResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
-def shaped(result: KeptResult, shape: Any) -> dict[str, Any]:
+def shaped(
+    result: KeptResult, shape: Callable[[CallToolResult], Mapping[str, Any]]
+) -> dict[str, Any]:
     """The runner's wire dict of ``result``, from ``shape`` (the SDK's shaping of a result)
     applied to an empty stand-in: the values are the result's own, not copies."""
     structured, text = result.structured_content, _text_of(result)
