@@ -54,6 +54,19 @@ class Database:
         without: Iterable[str] = (),
         framework: Framework | None = None,
     ) -> None:
+        self._setup(name, version, models, without, framework)
+        with self.transaction():
+            self._bootstrap()
+
+    def _setup(
+        self,
+        name: str,
+        version: str,
+        models: Iterable[type[BaseModel]] | None,
+        without: Iterable[str],
+        framework: Framework | None,
+    ) -> None:
+        """An empty database: its registry and empty tables, nothing bootstrapped."""
         from fake_odoo.orm.model import build_registry
 
         self.framework = framework if framework is not None else installed()
@@ -79,8 +92,6 @@ class Database:
         self._journal: list[tuple[str, Any, Any, Any]] | None = None
         self._touched: set[tuple[str, int]] = set()
         self._index = FieldIndex(self.store)
-        with self.transaction():
-            self._bootstrap()
 
     # -- copies ----------------------------------------------------------------------------
     def snapshot(self) -> bytes:
@@ -105,7 +116,10 @@ class Database:
     ) -> Database:
         """A new database holding the data of ``snapshot``, taken of a database of the same
         version and modules (its own registry, lock, clock and journal, as built)."""
-        database = cls(name=name, version=version, without=without, framework=framework)
+        # not through __init__: its bootstrap (the ir.model rows, about 1,000 inserts) was
+        # three quarters of a reset, and the snapshot's rows replace it all
+        database = cls.__new__(cls)
+        database._setup(name, version, None, without, framework)
         store, sequences, xmlids, passwords = pickle.loads(snapshot)  # only ever our own snapshot
         if store.keys() != database.store.keys():
             raise ValueError("the snapshot is of a database with other models")
