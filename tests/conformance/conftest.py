@@ -38,6 +38,13 @@ REAL_ODOO_FEATURES = ("tools_read.feature", "tools_write.feature")
 REAL_ODOO_MODELS = ("res.partner", "res.company", "crm.lead", "sale.order", "product.product")
 
 
+#: the worker processes of the reference's runs: each more one costs a start-up (a fake with
+#: its demo data, the kit's and the fork server's imports: about 6 CPU-s measured), and the
+#: suite's other worker keeps the second core busy anyway; test_workers.py proves the
+#: verdicts do not depend on the number (the kit's default, up to 4, is ``tox -e conformance``)
+FULL_RUN_WORKERS = 2
+
+
 @dataclass(frozen=True)
 class ServedOdoo:
     """A fake Odoo served without ``/__fake__/``: the kit can only use Odoo's own API."""
@@ -104,17 +111,28 @@ def _full_runs(
                     str(feature_subset(real / "features", REAL_ODOO_FEATURES)),
                 ),
             ),
-            "reference": (TARGETS / "reference.toml", tmp_path_factory.mktemp("kit-ref"), ()),
+            "reference": (
+                TARGETS / "reference.toml",
+                tmp_path_factory.mktemp("kit-ref"),
+                ("--workers", str(FULL_RUN_WORKERS)),
+            ),
             "example-other": (
                 TARGETS / "example-other.toml",
                 (example := tmp_path_factory.mktemp("kit-example")) / "report",
-                ("--features", str(feature_subset(example / "features", EXAMPLE_FEATURES))),
+                (
+                    "--workers",
+                    "1",
+                    "--features",
+                    str(feature_subset(example / "features", EXAMPLE_FEATURES)),
+                ),
             ),
             **{
                 f"reference@{version}": (
                     TARGETS / "reference.toml",
                     (base := tmp_path_factory.mktemp(f"kit-ref-{version}")) / "report",
                     (
+                        "--workers",
+                        str(FULL_RUN_WORKERS),
                         "--odoo-version",
                         version,
                         "--features",

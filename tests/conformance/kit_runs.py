@@ -201,6 +201,51 @@ def tagging(requirements: Sequence[str]) -> list[str]:
     )
 
 
+_TAG = re.compile(r"@(REQ-[\w-]+)")
+_REQ_TOKEN = re.compile(r"REQ-(?:\d{2}[a-z]?|[A-Z]+)-\d{2}")
+
+
+def tagged_scenarios(
+    features: Sequence[str], selection: str, directory: Path = ROOT / "features"
+) -> int:
+    """About how many scenarios ``-k selection`` runs in ``features``, a mutant's cost for the
+    CI cover (a run costs about what its scenarios do, 1 to 75 of them: issue 39). A
+    selection naming requirements only (``REQ-a or REQ-b``) runs the scenarios tagged with
+    them, an outline's example rows each; any other expression was written to pick a few
+    scenarios by name, and counts as the fewer of its requirements' scenarios and 5."""
+    terms = selection.split(" or ")
+    if not all(_REQ_TOKEN.fullmatch(term.strip()) for term in terms):
+        named = _REQ_TOKEN.findall(selection)
+        return min(tagged_scenarios(features, " or ".join(named), directory), 5) if named else 1
+    wanted = {term.strip() for term in terms}
+    count = 0
+    for name in features:
+        feature_tags: set[str] = set()
+        pending: set[str] = set()
+        tags: set[str] = set()  # the scenario's, with its feature's
+        outline = rows = 0
+        for line in (directory / name).read_text().splitlines():
+            text = line.strip()
+            if text.startswith("@"):
+                pending |= set(_TAG.findall(text))
+            elif text.startswith("Feature:"):
+                feature_tags, pending = pending, set()
+            elif text.startswith(("Scenario", "Example:")):
+                count += rows if outline else 0
+                tags, pending = feature_tags | pending, set()
+                outline, rows = text.startswith("Scenario Outline"), 0
+                count += 0 if outline else bool(tags & wanted)
+            elif text.startswith("Examples"):
+                examples, pending, header = tags | pending, set(), True
+            elif text.startswith("|") and outline:
+                if header:
+                    header = False
+                else:
+                    rows += bool(examples & wanted)
+        count += rows if outline else 0
+    return count
+
+
 def mutant_jobs(mutants: Mapping[str, Any], tmp_path_factory: Any) -> dict[str, Job]:
     """One spec-profile kit run per mutant (conformance/mutants/): a target file naming
     ``run.py NAME`` over the mutant's transport, its scenarios selected by ``-k``."""

@@ -253,7 +253,14 @@ def test_preloading_gives_the_verdicts_of_new_interpreters(tmp_path: Path) -> No
     features = feature_subset(tmp_path / "features", FEATURES)
     runs = run_kits(
         {
-            name: (REFERENCE, tmp_path / name, ("--features", str(features), *extra))
+            # one worker each: the question is how a server starts, not how the scenarios
+            # are shared, and each more worker costs a start-up (a fake, the kit's and the
+            # fork server's imports: about 6 CPU-s)
+            name: (
+                REFERENCE,
+                tmp_path / name,
+                ("--features", str(features), "--workers", "1", *extra),
+            )
             for name, extra in (("preloaded", ()), ("new", ("--no-preload",)))
         },
         separately=True,  # as a user runs it: a fork server of its own
