@@ -16,7 +16,7 @@ from odoo_mcp_conformance.timing import scaled
 
 __all__ = ["READ_METHODS", "ControlError", "FakeOdooControl", "OdooCall", "not_the_fake"]
 
-#: Methods that never change data: a scenario that only sent these leaves the fake clean.
+#: Methods that never change data (on a real Odoo, the only ones the kit sends as it likes).
 READ_METHODS = frozenset(
     {
         "search_read", "read", "search", "search_count", "fields_get", "name_get",
@@ -70,9 +70,12 @@ class FakeOdooControl:
         self._http = httpx2.Client(
             verify=tls.verify(), base_url=self.url + "/__fake__", timeout=scaled(timeout)
         )
-        self.dirty = False
         #: a scenario left modules uninstalled: the next reset installs them again
         self.modules_removed = False
+        #: what ``/info`` answered, until the database is reset or changed from here
+        self._info: dict[str, Any] | None = None
+        #: a fault was injected since the last clearing: the scenario's end clears it
+        self._faulted = True
 
     def close(self) -> None:
         self._http.close()
@@ -85,7 +88,27 @@ class FakeOdooControl:
 
     # -- state ------------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
-        return dict(self._send("GET", "/info"))
+        """Version, database, modules left out, URL, the demo users' credentials: asked once,
+        then again after a reset or a change the kit made (a scenario reads it several times:
+        its server's coordinates, the version its expectations follow)."""
+        if self._info is None:
+            self._info = dict(self._send("GET", "/info"))
+        return dict(self._info)
+
+    def begin_scenario(self) -> None:
+        """A clean scenario in one request: the demo data as built (the fake rebuilds them only
+        when anything changed them, and installs every module again when a scenario left some
+        out), no fault, an empty call log. The kit does not track which calls wrote: the fake
+        knows what changed, a failed write included."""
+        body: dict[str, Any] = {"without": []} if self.modules_removed else {}
+        answer = dict(self._send("POST", "/begin", body))
+        answer.pop("rebuilt", None)
+        self._info, self.modules_removed, self._faulted = answer, False, False
+
+    def end_scenario(self) -> None:
+        """Clear the faults the scenario injected (none: no request)."""
+        if self._faulted:
+            self.clear_faults()
 
     def coordinates(self, user: str = "admin") -> OdooCoordinates:
         """URL, database and credentials of one demo user (``admin`` or ``demo``)."""
@@ -110,36 +133,34 @@ class FakeOdooControl:
         if self.modules_removed:
             body["without"] = []
         self._send("POST", "/reset", body)
-        self.dirty = self.modules_removed = False
+        self.modules_removed, self._info = False, None
 
     def uninstall(self, modules: list[str]) -> list[str]:
         """Rebuild the demo database without ``modules`` (and those depending on them), as an
         Odoo where they were never installed; returns every module left out."""
-        self.dirty = self.modules_removed = True
+        self.modules_removed, self._info = True, None
         answer = self._send("POST", "/reset", {"without": modules})
         return [str(name) for name in answer["uninstalled"]]
 
     def create(self, model: str, vals: dict[str, Any]) -> int:
-        self.dirty = True
         return int(self._send("POST", "/create", {"model": model, "vals": vals})["id"])
 
     def edit(self, model: str, record_id: int, vals: dict[str, Any]) -> None:
-        self.dirty = True
         self._send("POST", "/edit", {"model": model, "id": record_id, "vals": vals})
 
     def call(self, model: str, method: str, *args: Any, **kwargs: Any) -> Any:
         """A superuser ORM call, not logged (to look at data the server cannot see)."""
-        if method not in READ_METHODS:
-            self.dirty = True
+        if method not in READ_METHODS:  # (an unlink of a demo user changes the credentials)
+            self._info = None
         body = {"model": model, "method": method, "args": list(args), "kwargs": kwargs}
         return self._send("POST", "/call", body)["result"]
 
     def set_clock(self, now: str | None) -> None:
-        self.dirty = True
         self._send("POST", "/clock", {"now": now})
 
     # -- faults -----------------------------------------------------------------------------
     def inject_fault(self, **fault: Any) -> dict[str, Any]:
+        self._faulted = True
         return dict(self._send("POST", "/faults", fault))
 
     def raise_odoo_error(
@@ -161,6 +182,7 @@ class FakeOdooControl:
 
     def clear_faults(self) -> None:
         self._send("DELETE", "/faults")
+        self._faulted = False
 
     def expire_sessions(self) -> None:
         self._send("POST", "/sessions/expire", {})
@@ -175,8 +197,3 @@ class FakeOdooControl:
     def data_calls(self) -> list[OdooCall]:
         """Calls on the object service (model methods), the ones that cost round trips."""
         return [call for call in self.calls() if call.get("model")]
-
-    def note_writes(self) -> None:
-        """Mark the fake dirty when the logged calls include a data-changing method."""
-        if any(call.get("method") not in READ_METHODS for call in self.data_calls()):
-            self.dirty = True

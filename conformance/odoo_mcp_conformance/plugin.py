@@ -396,17 +396,13 @@ def world(
                     # a MUST cannot be declared away: not claiming it is not implementing it
                     pytest.fail(f"{NOT_IMPLEMENTED}{capability.why_required}", pytrace=False)
                 pytest.skip(f"{NOT_APPLICABLE}the target does not claim {feature!r}")
-    if control.dirty:
-        control.reset()
-    control.clear_faults()
-    control.clear_calls()
+    control.begin_scenario()
     state = World(kit_target, control, server_pool, tmp_path)
     state.fresh = request.node.get_closest_marker("fresh_server") is not None
     state.checks = CheckRecorder(scenario_source(m.name for m in request.node.iter_markers()))
     request.node.stash[_WORLD] = state
     yield state
-    control.note_writes()
-    control.clear_faults()
+    control.end_scenario()
     state.release()
     server_pool.release_fresh()
     if isinstance(control, RealOdoo):

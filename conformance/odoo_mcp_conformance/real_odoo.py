@@ -495,6 +495,14 @@ class RealOdoo:
     def clear_faults(self) -> None:
         """Nothing to clear: no fault is ever injected."""
 
+    def begin_scenario(self) -> None:
+        """The records an earlier scenario left go (there is no fault or call log to clear)."""
+        if self.dirty:
+            self.reset()
+
+    def end_scenario(self) -> None:
+        """Nothing to clear: no fault is ever injected (``reset`` removes the records)."""
+
     def expire_sessions(self) -> None:
         raise NeedsFake(_FAULTS)
 
@@ -507,9 +515,6 @@ class RealOdoo:
 
     def data_calls(self) -> list[OdooCall]:
         raise NeedsFake(_CALL_LOG)
-
-    def note_writes(self) -> None:
-        """Nothing to note: what the server under test created is ``remember``-ed instead."""
 
 
 #: what scenarios drive Odoo through: the fake's control API, or a real Odoo's own API

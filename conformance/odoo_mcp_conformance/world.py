@@ -230,7 +230,6 @@ class World:
         self.control.clear_calls()
         self.outcome = driver.call_tool(tool, arguments)
         self.outcomes.append(self.outcome)
-        self.control.note_writes()
         if isinstance(self.control, RealOdoo) and tool == "odoo_core_create":
             self._remember_created(arguments, self.outcome)
         return self.outcome

@@ -5,6 +5,8 @@ a test in another process (or another language) can drive a served fake:
 
 ====================================  ==============================================
 ``POST /__fake__/reset``              ``{"dataset", "version", "scale", "without"}``
+``POST /__fake__/begin``              ``{"dataset", "scale", "without"}``: a scenario's start
+                                      (data as built, no fault, no call) -> info + ``rebuilt``
 ``POST /__fake__/create``             ``{"model", "vals"}`` -> ``{"id"}``
 ``POST /__fake__/edit``               ``{"model", "id", "vals"}``
 ``POST /__fake__/call``               ``{"model", "method", "args", "kwargs"}`` (superuser)
@@ -117,17 +119,38 @@ def control_routes(fake: FakeOdoo) -> list[Route]:
 
         return run
 
-    async def reset(request: Request) -> Any:
-        data = await body(request)
+    def modules(data: dict[str, Any]) -> list[str] | None:
         without = data.get("without")  # module names; absent keeps the current choice
         if without is not None and not (
             isinstance(without, list) and all(isinstance(m, str) for m in without)
         ):
             raise ValueError("without takes a list of module names")
+        return without
+
+    def described() -> dict[str, Any]:
+        return {
+            "version": fake.version,
+            "database": fake.db.name,
+            "uninstalled": fake.uninstalled,
+            "url": fake.url,
+            "credentials": fake.credentials(),
+        }
+
+    async def reset(request: Request) -> Any:
+        data = await body(request)
+        without = modules(data)
         fake.reset(
             data.get("dataset", "demo"), data.get("version"), int(data.get("scale", 1)), without
         )
         return {"version": fake.version, "database": fake.db.name, "uninstalled": fake.uninstalled}
+
+    async def begin(request: Request) -> Any:
+        data = await body(request)
+        without = modules(data)
+        rebuilt = fake.begin_scenario(
+            data.get("dataset", "demo"), int(data.get("scale", 1)), without
+        )
+        return {**described(), "rebuilt": rebuilt}
 
     async def create(request: Request) -> Any:
         data = await body(request)
@@ -169,16 +192,11 @@ def control_routes(fake: FakeOdoo) -> list[Route]:
         return {"count": fake.call_counts(**{k: q.get(k) for k in keys})}
 
     async def info(request: Request) -> Any:
-        return {
-            "version": fake.version,
-            "database": fake.db.name,
-            "uninstalled": fake.uninstalled,
-            "url": fake.url,
-            "credentials": fake.credentials(),
-        }
+        return described()
 
     table = [
         ("reset", reset, ["POST"]),
+        ("begin", begin, ["POST"]),
         ("create", create, ["POST"]),
         ("edit", edit, ["POST"]),
         ("call", call, ["POST"]),

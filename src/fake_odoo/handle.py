@@ -20,6 +20,7 @@ from fake_odoo.control import Call, CallLog
 from fake_odoo.faults import Fault, FaultBook
 from fake_odoo.orm.database import SUPERUSER_ID, Database
 from fake_odoo.orm.exceptions import AccessDenied, odoo_exception
+from fake_odoo.orm.modules import uninstalled_closure
 from fake_odoo.wire.errors import unknown_database
 from fake_odoo.wire.session import SessionStore
 
@@ -82,6 +83,7 @@ class FakeOdoo:
         # only the demo factory knows modules: a custom one builds what it builds
         extra = {"without": tuple(without)} if without else {}
         self.db: Database = self._factory(database, version, dataset, scale, **extra)
+        self.db.mark_built()
         self.sessions = SessionStore()
         self.faults = FaultBook()
         self.log = CallLog()
@@ -200,12 +202,32 @@ class FakeOdoo:
             new = self._factory(
                 self.database_name, version or self.version, dataset, scale, **extra
             )
+            new.mark_built()
             with self.db.lock:
                 self.db = new
             self.dataset, self.scale = dataset, scale
             self.sessions.clear()
             self.faults.clear()
             self.log.clear()
+
+    def begin_scenario(
+        self, dataset: str = "demo", scale: int = 1, without: Iterable[str] | None = None
+    ) -> bool:
+        """A test scenario's start in one step: the data of ``dataset`` as built, no fault, an
+        empty call log. The database is rebuilt (``reset``, sessions dropped) only when it is
+        not as built (a write, the clock set: ``Database.as_built``), holds another dataset or
+        scale, or ``without`` asks for other modules; returns whether it was. Otherwise the
+        web sessions outlive it, as a pooled server's session outlives a scenario."""
+        with self.db.lock:
+            wanted = self.db.uninstalled if without is None else uninstalled_closure(without)
+            rebuild = not self.db.as_built or (self.dataset, self.scale) != (dataset, scale)
+            rebuild = rebuild or wanted != self.db.uninstalled
+        if rebuild:
+            self.reset(dataset, None, scale, without)
+        else:
+            self.faults.clear()
+            self.log.clear()
+        return rebuild
 
     def call(
         self, model: str, method: str, *args: Any, uid: int = SUPERUSER_ID, **kwargs: Any

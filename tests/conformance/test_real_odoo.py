@@ -267,7 +267,7 @@ def test_reset_on_another_dataset_still_cleans_up(served: FakeOdoo, real: RealOd
 def test_no_ops(real: RealOdoo, sent: Recorder) -> None:
     real.clear_faults()
     real.clear_calls()
-    real.note_writes()
+    real.end_scenario()
     real.reset()
     assert sent.paths == []
     assert not real.dirty

@@ -51,7 +51,6 @@ def _read(world: World, uri: str) -> None:
     # SPEC-06 shows mimeType on the resource descriptions; read contents need not repeat it
     world.remembered["mime_type"] = contents[0].mime_type
     _store(world, data, None)
-    world.control.note_writes()
 
 
 @check(parsers.parse('the resource contents say they are "{mime}"'))

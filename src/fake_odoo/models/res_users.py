@@ -153,7 +153,7 @@ class ResUsers(Model):
             write_related(user.sudo(), partner_vals)
         for user, password in zip(users, passwords, strict=True):
             if password:
-                self.env.db.passwords[user.id] = str(password)
+                self.env.db.set_password(user.id, str(password))
         return users
 
     def write(self, vals: dict[str, Any]) -> bool:
@@ -174,7 +174,7 @@ class ResUsers(Model):
             if not own:
                 access.check_acl(self, "write")
             for uid in self.ids:
-                self.env.db.passwords[uid] = str(password)
+                self.env.db.set_password(uid, str(password))
         return True
 
     @api.model

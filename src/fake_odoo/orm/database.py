@@ -88,6 +88,8 @@ class Database:
         self.passwords: dict[int, str] = {}
         self.lock = threading.RLock()
         self.generation = 0  # bumped on every change, for caches keyed on the store's state
+        #: the generation ``mark_built`` saw: ``as_built`` compares against it
+        self._built = 0
         self._clock: datetime | None = None
         self._journal: list[tuple[str, Any, Any, Any]] | None = None
         self._touched: set[tuple[str, int]] = set()
@@ -127,6 +129,17 @@ class Database:
         database.xmlids, database.passwords = xmlids, passwords
         database._index = FieldIndex(store)
         return database
+
+    def mark_built(self) -> None:
+        """The data as they are now are the database as built (its demo data loaded)."""
+        self._built = self.generation
+
+    @property
+    def as_built(self) -> bool:
+        """Nothing changed since ``mark_built``: no row, id sequence, xml id or password
+        written (even in a call rolled back since), and the clock not set. The control API's
+        scenario start rebuilds only a database that is no longer as built."""
+        return self.generation == self._built and self._clock is None
 
     # -- version ---------------------------------------------------------------------------
     @property
@@ -177,6 +190,7 @@ class Database:
         if self._journal is not None:
             self._journal.append(("seq", model, self.sequences.get(model), None))
         self.sequences[model] = current + 1
+        self.generation += 1
         return current + 1
 
     def insert(self, model: str, row: Row, record_id: int | None = None) -> int:
@@ -226,6 +240,15 @@ class Database:
         if self._journal is not None:
             self._journal.append(("xmlid", xmlid, self.xmlids.get(xmlid), None))
         self.xmlids[xmlid] = (model, record_id)
+        self.generation += 1
+
+    # -- passwords -------------------------------------------------------------------------
+    def set_password(self, uid: int, password: str) -> None:
+        """A user's new password (kept apart from the rows, as Odoo keeps only its hash)."""
+        if self._journal is not None:
+            self._journal.append(("password", uid, self.passwords.get(uid), None))
+        self.passwords[uid] = password
+        self.generation += 1
 
     def xmlid_of(self, model: str, record_id: int) -> str | None:
         for xmlid, target in self.xmlids.items():
@@ -267,11 +290,17 @@ class Database:
                     self.sequences.pop(key, None)
                 else:
                     self.sequences[key] = arg
+            elif kind == "password":
+                if arg is None:
+                    self.passwords.pop(key, None)
+                else:
+                    self.passwords[key] = arg
             elif arg is None:
                 self.xmlids.pop(key, None)
             else:
                 self.xmlids[key] = arg
-        self.generation += 1
+        if self._journal:  # a failed call that changed nothing leaves the caches valid
+            self.generation += 1
 
     # -- environments and authentication ---------------------------------------------------
     def env(

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import xmlrpc.client
+from typing import Any
 
 import httpx2
 import pytest
 from wire_helpers import ProxyFactory, execute_kw
 
 from fake_odoo import FakeOdoo
+from fake_odoo.demo import ADMIN_UID, demo_uid
 from fake_odoo.testing import in_process_client
 
 pytestmark = pytest.mark.wire
@@ -103,3 +105,70 @@ async def test_in_process_client(fake_odoo: FakeOdoo) -> None:
             await client.post("/xmlrpc/2/common", content=body)
         assert (await client.get("/web/version")).status_code == 200
     assert fake_odoo.call_counts(service="common") == 2  # the dropped call did run
+
+
+def test_a_scenario_start_keeps_a_database_nothing_changed(fake_odoo: FakeOdoo) -> None:
+    """``begin_scenario``: no fault and no call left, and the database is kept when reads and
+    a write that failed before changing anything are all it saw."""
+    built = fake_odoo.db
+    fake_odoo.inject_fault("refuse")
+    fake_odoo.record("xmlrpc", "/xmlrpc/2/object", "object", "search", "res.partner")
+    fake_odoo.call("res.partner", "search_read", [], fields=["name"])
+    with pytest.raises((KeyError, ValueError)):  # Odoo's "Invalid field" error
+        fake_odoo.call("res.partner", "write", [1], {"no_such_field": 1})
+    assert fake_odoo.begin_scenario() is False
+    assert fake_odoo.db is built
+    assert (fake_odoo.faults.active(), fake_odoo.calls) == ([], [])
+
+
+def _password(fake: FakeOdoo) -> None:
+    fake.call("res.users", "write", [demo_uid(fake.db.major)], {"password": "changed"})
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda fake: fake.create("res.partner", {"name": "Left"}), id="create"),
+        pytest.param(lambda fake: fake.set_clock("2031-01-01 00:00:00"), id="clock"),
+        pytest.param(_password, id="password only"),
+    ],
+)
+def test_a_scenario_start_rebuilds_a_changed_database(fake_odoo: FakeOdoo, change: Any) -> None:
+    change(fake_odoo)
+    assert fake_odoo.begin_scenario() is True
+    assert fake_odoo.call("res.partner", "search_count", [("name", "=", "Left")]) == 0
+    assert fake_odoo.db.now_str() != "2031-01-01 00:00:00"
+    assert fake_odoo.db.authenticate("demo", "demo") == demo_uid(fake_odoo.db.major)
+    assert fake_odoo.begin_scenario() is False  # rebuilt is as built
+
+
+def test_a_write_rolled_back_still_counts_as_a_change(fake_odoo: FakeOdoo) -> None:
+    """The journal undid it, but a rolled-back write is not proof of nothing changed (a
+    cache keyed on the generation moved): the next scenario gets a rebuilt database."""
+    db = fake_odoo.db
+    with pytest.raises(RuntimeError), db.lock, db.transaction():
+        db.set_password(ADMIN_UID, "during")
+        raise RuntimeError("the call failed")
+    assert db.authenticate("admin", "admin") == ADMIN_UID  # the password came back
+    assert not db.as_built
+    assert fake_odoo.begin_scenario() is True
+
+
+def test_a_scenario_start_installs_modules_when_asked(fake_odoo: FakeOdoo) -> None:
+    fake_odoo.reset(without=["stock"])
+    assert fake_odoo.begin_scenario() is False  # without left out: the current choice stays
+    assert "stock" in fake_odoo.uninstalled
+    assert fake_odoo.begin_scenario(without=[]) is True
+    assert fake_odoo.uninstalled == []
+
+
+def test_the_begin_route_answers_the_info_and_whether_it_rebuilt(
+    fake_odoo_server: FakeOdoo, http: httpx2.Client
+) -> None:
+    fake_odoo_server.reset()
+    first = http.post("/__fake__/begin", json={}).json()
+    assert first == {**http.get("/__fake__/info").json(), "rebuilt": False}
+    http.post("/__fake__/create", json={"model": "res.partner", "vals": {"name": "Route"}})
+    assert http.post("/__fake__/begin", json={}).json()["rebuilt"] is True
+    bad = http.post("/__fake__/begin", json={"without": "stock"})
+    assert bad.status_code == 400 and bad.json()["error"] == "ValueError"
