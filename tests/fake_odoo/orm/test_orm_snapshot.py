@@ -55,9 +55,7 @@ def test_a_restore_does_not_bootstrap_what_the_snapshot_replaces() -> None:
     )
     Database(name="demo", version="19.0", framework=counting)
     assert len(bootstraps) == 1  # a new database is bootstrapped
-    restored = Database.restore(
-        built.snapshot(), name="demo", version="19.0", framework=counting
-    )
+    restored = Database.restore(built.snapshot(), name="demo", version="19.0", framework=counting)
     assert len(bootstraps) == 1  # a restored one is not, and holds the snapshot's rows
     assert _data(restored) == _data(built)
     assert restored.framework is counting
