@@ -18,7 +18,8 @@ def test_a_must_capability_left_out_fails_as_not_implemented(tmp_path: Path) -> 
     features = tmp_path / "features"
     features.mkdir()
     shutil.copy(ROOT / "features" / "safety_limits_audit.feature", features)
-    run = run_kit(target, tmp_path / "report", "--features", str(features))
+    # one worker: each more one costs a start-up (~6 CPU-s) and the question is not sharing
+    run = run_kit(target, tmp_path / "report", "--features", str(features), "--workers", "1")
     statuses = run.statuses()
     for req in ("REQ-11-19", "REQ-11-20", "REQ-11-22", "REQ-11-23", "REQ-11-24"):
         assert statuses[req] == "failing", (req, run.output[-1500:])
@@ -42,7 +43,10 @@ def test_a_server_that_dies_at_start_up_is_reported_with_its_stderr(tmp_path: Pa
     features = tmp_path / "features"
     features.mkdir()
     shutil.copy(ROOT / "features" / "safety_annotations.feature", features)
-    run = run_kit(target, tmp_path / "report", "--features", str(features), "-k", "every_listed")
+    run = run_kit(
+        target, tmp_path / "report", "--features", str(features), "-k", "every_listed",
+        "--workers", "1",
+    )  # fmt: skip
     failed = [s for s in run.report["scenarios"] if s["outcome"] == "failed"]
     assert failed, run.output[-1500:]
     assert all("boom: ODOO_MCP_MODE is not understood" in s["message"] for s in failed), failed

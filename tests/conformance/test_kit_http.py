@@ -27,6 +27,8 @@ def test_every_http_requirement_passes(tmp_path: Path, reference_run: KitRun) ->
         tmp_path / "report",
         "--features",
         str(features),
+        "--workers",
+        "2",  # the kit's default starts 4 on 2 cores: each more costs a start-up (~6 CPU-s)
     )
     assert run.returncode == 0, run.output[-3000:]
     statuses = {k: v for k, v in run.statuses().items() if k.startswith("REQ-HTTP-")}
