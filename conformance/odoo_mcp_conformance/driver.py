@@ -13,9 +13,10 @@ import contextlib
 import os
 import socket
 import subprocess
+import sys
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, ExitStack, asynccontextmanager
 from functools import partial
@@ -40,7 +41,7 @@ from odoo_mcp_conformance.answers import (
     answer_of_tool,
     result_body,
 )
-from odoo_mcp_conformance.forkserver import Forkserver
+from odoo_mcp_conformance.forkserver import Forkserver, forkserver_supported
 from odoo_mcp_conformance.inconclusive import (
     Inconclusive,
     ServerDidNotStart,
@@ -502,8 +503,15 @@ def launch_command(
 
 
 @contextlib.contextmanager
-def server_pool(log_dir: Path) -> Iterator[ServerPool]:
-    pool = ServerPool(log_dir)
+def server_pool(log_dir: Path, preload: Sequence[str] = ()) -> Iterator[ServerPool]:
+    """A pool of its own; ``preload`` (a target's) starts its servers through a fork server
+    where the system has one (forkserver.py: the same processes, their imports paid once)."""
+    forkserver = None
+    if preload and forkserver_supported():
+        log_dir.mkdir(parents=True, exist_ok=True)
+        log = log_dir / "forkserver.stderr.log"
+        forkserver = Forkserver(sys.executable, list(preload), inherited_env(), log)
+    pool = ServerPool(log_dir, forkserver=forkserver)
     try:
         yield pool
     finally:

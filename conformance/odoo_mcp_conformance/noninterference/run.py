@@ -210,7 +210,7 @@ def run_noninterference(
     report = NonInterferenceReport()
     with ExitStack() as stack:
         twins = _Twins(stack, version)
-        pool = stack.enter_context(server_pool(log_dir))
+        pool = stack.enter_context(server_pool(log_dir, target.target.preload))
         for index, (mode, user) in enumerate((m, u) for m in modes for u in users):
             wanted = {**BLOCKED, **MODES[mode]}
             try:
