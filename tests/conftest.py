@@ -16,7 +16,7 @@ import pytest
 
 from fake_odoo import FakeOdoo
 from fake_odoo.testing import serve_fake_odoo
-from suite_scopes import scope_of
+from suite_scopes import longest_first, scope_of
 
 #: ``--req-results PATH``: the outcome of every ``@pytest.mark.req`` test, for the trace
 pytest_plugins = ["odoo_mcp_conformance.unit_results"]
@@ -63,7 +63,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     from xdist.scheduler import LoadScopeScheduling
 
     class SharedKitRunsTogether(LoadScopeScheduling):  # type: ignore[misc]
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return scope_of(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            if not self.ordered:  # the queue is built: the longest units go out first
+                longest_first(self.workqueue)
+                self.ordered = True
+            super()._assign_work_unit(node)
 
     return SharedKitRunsTogether(config, log)

@@ -8,7 +8,10 @@ minutes each), and the other workers run every other file beside them.
 
 from __future__ import annotations
 
-__all__ = ["SESSION_FIXTURES", "SHARED_KIT_RUNS", "scope_of"]
+from collections import OrderedDict
+from typing import Any
+
+__all__ = ["LONGEST_FIRST", "SESSION_FIXTURES", "SHARED_KIT_RUNS", "longest_first", "scope_of"]
 
 #: the session fixtures of tests/conformance/conftest.py that run the kit
 SESSION_FIXTURES = (
@@ -30,3 +33,30 @@ def scope_of(nodeid: str) -> str:
     """The unit of work a test belongs to: its file, or the shared kit runs'."""
     path = nodeid.split("::", 1)[0]
     return "shared kit runs" if path in SHARED_KIT_RUNS else path
+
+
+#: the units that take longest (wall, 2 idle cores), longest first: xdist hands out units
+#: by their number of tests, and a one-test file that waits on timeouts or load for half a
+#: minute came last and kept one worker busy while the other had finished
+LONGEST_FIRST = (
+    "shared kit runs",
+    "tests/conformance/test_forkserver.py",
+    "tests/conformance/test_noninterference_kit.py",
+    "tests/conformance/test_kit_under_load.py",
+    "tests/conformance/test_inconclusive.py",
+    "tests/conformance/test_capabilities.py",
+    "tests/conformance/test_workers.py",
+    "tests/test_architecture.py",
+    "tests/conformance/test_trace.py",
+    "tests/noninterference/test_noninterference.py",
+    "tests/odoo_mcp/safety/test_safety_audit.py",
+    "tests/docs/test_docs_site.py",
+)
+
+
+def longest_first(workqueue: OrderedDict[str, Any]) -> None:
+    """Move the units of :data:`LONGEST_FIRST` to the front of ``workqueue``, in that order
+    (the others keep theirs: most tests first)."""
+    for scope in reversed(LONGEST_FIRST):
+        if scope in workqueue:
+            workqueue.move_to_end(scope, last=False)

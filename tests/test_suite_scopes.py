@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from pathlib import Path
 
-from suite_scopes import SESSION_FIXTURES, SHARED_KIT_RUNS, scope_of
+from suite_scopes import LONGEST_FIRST, SESSION_FIXTURES, SHARED_KIT_RUNS, longest_first, scope_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,3 +26,14 @@ def test_every_file_using_the_shared_kit_runs_shares_one_worker() -> None:
 def test_any_other_file_is_its_own_unit() -> None:
     assert scope_of("tests/odoo_mcp/test_cli.py::test_a[1]") == "tests/odoo_mcp/test_cli.py"
     assert scope_of("tests/conformance/test_trace.py::t") == "tests/conformance/test_trace.py"
+
+
+def test_the_longest_units_go_out_first_and_each_exists() -> None:
+    for scope in LONGEST_FIRST[1:]:
+        assert (ROOT / scope).is_file(), scope
+        assert scope_of(f"{scope}::t") == scope  # its own unit, not a shared kit run's
+    queue = OrderedDict(
+        (scope, {}) for scope in ["tests/a.py", *reversed(LONGEST_FIRST), "tests/b.py"]
+    )
+    longest_first(queue)
+    assert list(queue) == [*LONGEST_FIRST, "tests/a.py", "tests/b.py"]
