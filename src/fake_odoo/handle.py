@@ -220,8 +220,11 @@ class FakeOdoo:
         web sessions outlive it, as a pooled server's session outlives a scenario."""
         with self.db.lock:
             wanted = self.db.uninstalled if without is None else uninstalled_closure(without)
-            rebuild = not self.db.as_built or (self.dataset, self.scale) != (dataset, scale)
-            rebuild = rebuild or wanted != self.db.uninstalled
+            rebuild = (
+                not self.db.as_built
+                or (self.dataset, self.scale) != (dataset, scale)
+                or wanted != self.db.uninstalled
+            )
         if rebuild:
             self.reset(dataset, None, scale, without)
         else:
