@@ -2,7 +2,9 @@
 
 Compares ``odoo-mcp serve`` (stdio, against a served fake Odoo) with the floor: a one-tool
 server on the same SDK (``mcp.server.MCPServer`` with a single tool). Runs are interleaved
-so that machine noise hits both alike; the medians and their ratio are printed. ``--source
+so that machine noise hits both alike; the medians, their spread (the middle half of the
+runs) and their ratio are printed, by wall time and by the CPU the process used up to the
+answer (user + system, from its rusage: what other work on the machine disturbs less). ``--source
 DIR`` (repeatable) adds ``odoo-mcp serve`` from another checkout (its ``src`` first on the
 path), to compare versions in one run.
 
@@ -43,8 +45,8 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 TOOLS_LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
 
 
-def one_start(command: list[str], env: dict[str, str]) -> float:
-    """Seconds from spawn to the tools/list answer."""
+def one_start(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds from spawn to the tools/list answer, and the CPU seconds the process used."""
     started = time.perf_counter()
     process = subprocess.Popen(
         command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -57,11 +59,22 @@ def one_start(command: list[str], env: dict[str, str]) -> float:
         process.stdin.flush()
         for line in process.stdout:
             if json.loads(line).get("id") == 2:
-                return time.perf_counter() - started
+                elapsed = time.perf_counter() - started
+                process.kill()
+                _pid, _status, usage = os.wait4(process.pid, 0)
+                process.returncode = -9  # reaped here: Popen must not wait for it again
+                return elapsed, usage.ru_utime + usage.ru_stime
         raise RuntimeError(f"no tools/list answer from {command}")
     finally:
-        process.kill()
-        process.wait()
+        if process.returncode is None:
+            process.kill()
+            process.wait()
+
+
+def spread(values: list[float]) -> str:
+    """The median and the middle half of ``values``, in ms."""
+    low, _median, high = statistics.quantiles(values, n=4)
+    return f"{statistics.median(values) * 1000:7.1f} ms ({low * 1000:.1f}-{high * 1000:.1f})"
 
 
 def main() -> None:
@@ -88,17 +101,22 @@ def main() -> None:
         for command, env in commands.values():  # warm the OS file cache
             one_start(command, env)
         times: dict[str, list[float]] = {name: [] for name in commands}
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
         print(f"phase: {args.runs} timed starts of each command", flush=True)
         for _ in range(args.runs):
             for name, (command, env) in commands.items():
-                times[name].append(one_start(command, env))
-    medians = {name: statistics.median(values) for name, values in times.items()}
-    for name, median in medians.items():
-        print(f"{name:24s} median {median * 1000:7.1f} ms  (min {min(times[name]) * 1000:.1f})")
-    floor = medians["one-tool SDK server"]
-    for name, median in medians.items():
-        if name != "one-tool SDK server":
-            print(f"{name}: {median / floor:.2f}x the one-tool server (target at most 1.10x)")
+                wall, used = one_start(command, env)
+                times[name].append(wall)
+                cpu[name].append(used)
+    floor = "one-tool SDK server"
+    for label, values in (("wall", times), ("CPU", cpu)):
+        for name, measured in values.items():
+            print(f"{label:4s} {name:24s} median {spread(measured)}")
+        base = statistics.median(values[floor])
+        for name, measured in values.items():
+            if name != floor:
+                ratio = statistics.median(measured) / base
+                print(f"{label:4s} {name}: {ratio:.2f}x the one-tool server (target at most 1.10x)")
 
 
 if __name__ == "__main__":

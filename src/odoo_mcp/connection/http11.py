@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import select
 import socket
 import ssl
 import time
 from collections import deque
-from typing import Final
+from collections.abc import Sequence
+from typing import Any, Final
 
 import anyio
 import httpx2
@@ -93,6 +95,14 @@ class _Wire(asyncio.Protocol):
             self.waiter.set_result(True)
 
 
+def _readable(fd: int) -> bool:
+    if fd < 0:
+        return True
+    poll = select.poll()
+    poll.register(fd, select.POLLIN)
+    return bool(poll.poll(0))
+
+
 def _expire(waiter: asyncio.Future[bool]) -> None:
     if not waiter.done():
         waiter.set_result(False)
@@ -113,7 +123,11 @@ class _Connection:
         wire = self.wire
         if wire.closed or wire.data or self.transport.is_closing():
             return False
-        return expiry is None or now - self.idle_since < expiry
+        if expiry is not None and now - self.idle_since >= expiry:
+            return False
+        # a close or bytes the event loop has not read yet: the socket is readable
+        sock = self.transport.get_extra_info("socket")
+        return sock is None or not _readable(sock.fileno())
 
     def close(self) -> None:
         self.transport.close()
@@ -450,6 +464,10 @@ class Http11Transport(httpx2.AsyncBaseTransport):
                 raise httpx2.PoolTimeout(
                     "no connection to Odoo became free", request=request
                 ) from exc
+            except BaseException:
+                if waiter.done() and not waiter.cancelled():
+                    self._wake_one()  # woken but leaving: the turn goes to the next one
+                raise
             finally:
                 if waiter in self._waiters:
                     self._waiters.remove(waiter)
@@ -492,40 +510,86 @@ class Http11Transport(httpx2.AsyncBaseTransport):
     async def _connect(
         self, key: tuple[str, str, int], timeout: float | None, request: httpx2.Request
     ) -> _Connection:
-        """A new connection, each resolved address in turn; TLS for https (SNI: the host)."""
+        """A new connection (the first address to answer), with TLS for https (SNI: the host)."""
         scheme, host, port = key
         context = (self._ssl_context or ssl.create_default_context()) if scheme == "https" else None
         loop = asyncio.get_running_loop()
-        first_error: OSError | None = None
         try:
             with anyio.fail_after(timeout):
-                for family, kind, proto, _name, address in await loop.getaddrinfo(
-                    host, port, type=socket.SOCK_STREAM
-                ):
-                    sock = socket.socket(family, kind, proto)
-                    try:
-                        sock.setblocking(False)
-                        await loop.sock_connect(sock, address)
-                    except OSError as exc:
-                        sock.close()
-                        first_error = first_error or exc
-                        continue
-                    except BaseException:
-                        sock.close()
-                        raise
+                addresses = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+                sock = await _first_to_connect(addresses)
+                try:
                     transport, wire = await loop.create_connection(
                         _Wire,
                         sock=sock,
                         ssl=context,
                         server_hostname=host if context is not None else None,
                     )
-                    assert isinstance(transport, asyncio.Transport)
-                    return _Connection(key, transport, wire)
+                except BaseException:
+                    sock.close()
+                    raise
         except TimeoutError as exc:
             raise httpx2.ConnectTimeout(
                 "timed out connecting to the server", request=request
             ) from exc
-        except OSError as exc:  # name resolution, TLS (ssl.SSLError is an OSError)
+        except OSError as exc:  # refused, unreachable, no such name, TLS (ssl.SSLError)
             raise httpx2.ConnectError(str(exc) or type(exc).__name__, request=request) from exc
-        error = first_error or OSError(f"{host} resolves to no address")
-        raise httpx2.ConnectError(str(error), request=request) from error
+        assert isinstance(transport, asyncio.Transport)
+        return _Connection(key, transport, wire)
+
+
+#: RFC 8305's connection attempt delay: the next address is tried when one has not answered
+HAPPY_EYEBALLS_DELAY: Final = 0.25
+
+_Address = tuple[socket.AddressFamily, socket.SocketKind, int, str, tuple[Any, ...]]
+
+
+async def _connect_one(address: _Address) -> socket.socket:
+    family, kind, proto, _name, where = address
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, where)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _close_when_done(task: asyncio.Task[socket.socket]) -> None:
+    if not task.cancelled() and task.exception() is None:
+        task.result().close()
+
+
+async def _first_to_connect(addresses: Sequence[_Address]) -> socket.socket:
+    """RFC 8305: one address after another, the next started when the last has not answered
+    in 250 ms or has failed; the first to connect wins, the others are cancelled or closed.
+    When none connects, the first address's error is raised (a refusal stays a refusal)."""
+    if not addresses:
+        raise OSError("the host resolves to no address")
+    errors: list[BaseException] = []
+    pending: set[asyncio.Task[socket.socket]] = set()
+    try:
+        for index, address in enumerate(addresses):
+            pending.add(asyncio.get_running_loop().create_task(_connect_one(address)))
+            last = index == len(addresses) - 1
+            while pending:
+                done, pending = await asyncio.wait(
+                    pending,
+                    timeout=None if last else HAPPY_EYEBALLS_DELAY,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                for task in done:
+                    if task.exception() is None:
+                        winner = task.result()
+                        for other in done - {task}:
+                            _close_when_done(other)
+                        return winner
+                    errors.append(task.exception())  # type: ignore[arg-type]
+                if not last:
+                    break
+    finally:
+        for task in pending:
+            task.cancel()
+            task.add_done_callback(_close_when_done)
+    raise errors[0]

@@ -449,3 +449,52 @@ def test_any_body_arrives_whole_however_the_bytes_are_cut(
             assert srv.connections == 1
 
     asyncio.run(run())
+
+
+async def test_the_next_address_is_tried_when_one_does_not_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """RFC 8305: an address that hangs (a black-holed IPv6 route) does not hold the connect."""
+    from odoo_mcp.connection import http11
+
+    started: list[str] = []
+    cancelled: list[str] = []
+
+    async def connect_one(address: http11._Address) -> socket.socket:
+        where = address[4][0]
+        started.append(where)
+        if where == "::1":
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                cancelled.append(where)
+                raise
+        left, right = socket.socketpair()
+        right.close()
+        return left
+
+    monkeypatch.setattr(http11, "_connect_one", connect_one)
+    v6 = (socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("::1", 80, 0, 0))
+    v4 = (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", 80))
+    async with asyncio.timeout(5):
+        sock = await http11._first_to_connect([v6, v4])
+    sock.close()
+    await asyncio.sleep(0)
+    assert started == ["::1", "127.0.0.1"] and cancelled == ["::1"]
+
+
+async def test_when_no_address_connects_the_first_error_is_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from odoo_mcp.connection import http11
+
+    async def connect_one(address: http11._Address) -> socket.socket:
+        if address[0] == socket.AF_INET6:
+            raise ConnectionRefusedError(111, f"Connect call failed {address[4]}")
+        raise OSError(101, "Network is unreachable")
+
+    monkeypatch.setattr(http11, "_connect_one", connect_one)
+    v6 = (socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("::1", 80, 0, 0))
+    v4 = (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", 80))
+    with pytest.raises(ConnectionRefusedError):
+        await http11._first_to_connect([v6, v4])
