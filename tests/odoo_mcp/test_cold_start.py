@@ -23,7 +23,8 @@ from fake_odoo.handle import FakeOdoo
 
 #: what the first tools/list must not have imported: the error pattern database (the first
 #: Odoo error classified loads it), the resource reader, the prompts, the workflow table and
-#: the HTML parser (the first HTML value a tool returns loads it)
+#: the HTML parser (the first HTML value a tool returns loads it); httpx2's own transport
+#: (httpcore2, h11: the Odoo client has its own for a URL without a proxy, issue 41)
 DEFERRED = (
     "odoo_mcp.errors.extract",
     "odoo_mcp.errors.patterns",
@@ -38,9 +39,16 @@ DEFERRED = (
     "odoo_mcp.resources.reader",
     "html.parser",
     "odoo_mcp.html_text",
+    "httpcore2",
+    "h11",
 )
 #: what it needs (the check reads the imports it thinks it reads)
-NEEDED = ("odoo_mcp.adapter.tools", "odoo_mcp.tools.core_read", "odoo_mcp.errors.classify")
+NEEDED = (
+    "odoo_mcp.adapter.tools",
+    "odoo_mcp.tools.core_read",
+    "odoo_mcp.errors.classify",
+    "odoo_mcp.connection.http11",
+)
 
 _HELLO: list[dict[str, Any]] = [
     {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {

@@ -516,7 +516,9 @@ class Http11Transport(httpx2.AsyncBaseTransport):
         loop = asyncio.get_running_loop()
         try:
             with anyio.fail_after(timeout):
-                addresses = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+                addresses = _literal_address(host, port) or await loop.getaddrinfo(
+                    host, port, type=socket.SOCK_STREAM
+                )
                 sock = await _first_to_connect(addresses)
                 try:
                     transport, wire = await loop.create_connection(
@@ -542,6 +544,18 @@ class Http11Transport(httpx2.AsyncBaseTransport):
 HAPPY_EYEBALLS_DELAY: Final = 0.25
 
 _Address = tuple[socket.AddressFamily, socket.SocketKind, int, str, tuple[Any, ...]]
+
+
+def _literal_address(host: str, port: int) -> list[_Address] | None:
+    """An IP address as the host needs no resolver (getaddrinfo runs in a thread)."""
+    for family in (socket.AF_INET, socket.AF_INET6):
+        try:
+            socket.inet_pton(family, host)
+        except OSError:
+            continue
+        where = (host, port) if family == socket.AF_INET else (host, port, 0, 0)
+        return [(family, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", where)]
+    return None
 
 
 async def _connect_one(address: _Address) -> socket.socket:

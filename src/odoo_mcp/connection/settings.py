@@ -134,8 +134,12 @@ def build_http_client(
     if transport is None and not _proxy_in_environment():
         from odoo_mcp.connection.http11 import Http11Transport
 
-        # the TLS context httpx2 would build from the same settings (SSL_CERT_FILE included)
-        transport = Http11Transport(ssl_context=httpx2.create_ssl_context(verify=verify))
+        # the TLS context httpx2 would build from the same settings (SSL_CERT_FILE included);
+        # one made here already is used as it is (httpx2's function would import httpcore2)
+        context = (
+            verify if isinstance(verify, ssl.SSLContext) else httpx2.create_ssl_context(verify)
+        )
+        transport = Http11Transport(ssl_context=context)
     return httpx2.AsyncClient(
         base_url=settings.url,
         timeout=settings.timeout,
