@@ -20,9 +20,16 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SecretStr,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from odoo_mcp.config_sources import (
     CONFIG_PATH_VAR,
@@ -138,18 +145,7 @@ TOOLSET_NAMES: Final = NameRule(
 Models = Annotated[Names, MODEL_NAMES]
 
 
-class _SpecEnvSource(PydanticBaseSettingsSource):
-    """REQ-11-25: each field read from its own variable(s), case-insensitively."""
-
-    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        return None, field_name, False
-
-    def __call__(self) -> dict[str, Any]:
-        raw, _origins, _problems = gather(INDEX, None, os.environ, None, with_file=False)
-        return raw
-
-
-class OdooMcpConfig(BaseSettings):
+class OdooMcpConfig(BaseModel):
     """REQ-11-25: the full settings model, flat keys, one env variable per field.
 
     Each setting is declared once, here: name, type, default, a ``Setting`` (variables, file
@@ -159,7 +155,16 @@ class OdooMcpConfig(BaseSettings):
     # Each field's docstring is its description (setting_descriptions): pydantic's own
     # use_attribute_docstrings would find the source through every loaded module at import,
     # a tenth of the server's start-up (issue 17).
-    model_config = SettingsConfigDict(case_sensitive=False, extra="forbid", frozen=True)
+    # A plain model, not pydantic-settings' BaseSettings (issue 41: importing it and dotenv was
+    # ~11 ms of every start): the only source it added is the environment, read by __init__,
+    # and its defaults are validated as BaseSettings validates them.
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+    def __init__(self, **values: Any) -> None:
+        """REQ-11-25: keyword arguments, then the spec's environment variables (each field
+        from its own variable(s), case-insensitively); nothing else."""
+        raw, _origins, _problems = gather(INDEX, None, os.environ, None, with_file=False)
+        super().__init__(**{**raw, **values})
 
     # Connection
     odoo_url: Annotated[str, Setting("ODOO_URL", flag="--odoo-url")] = Field(
@@ -390,18 +395,6 @@ class OdooMcpConfig(BaseSettings):
         default=1.0, ge=0
     )
     """Base delay in seconds of the exponential reconnection backoff."""
-
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """REQ-11-25: keyword arguments, then the spec's environment variables; nothing else."""
-        return init_settings, _SpecEnvSource(settings_cls)
 
     @model_validator(mode="after")
     def _cross_checks(self) -> "OdooMcpConfig":
