@@ -498,3 +498,28 @@ async def test_when_no_address_connects_the_first_error_is_raised(
     v4 = (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", 80))
     with pytest.raises(ConnectionRefusedError):
         await http11._first_to_connect([v6, v4])
+
+
+@pytest.mark.parametrize("proxy", [None, "HTTP_PROXY", "https_proxy", "ALL_PROXY"])
+def test_the_client_keeps_httpx2s_transport_only_behind_a_proxy(
+    monkeypatch: pytest.MonkeyPatch, proxy: str | None
+) -> None:
+    """A proxy in the environment is httpx2's to read (and NO_PROXY); without one, ours."""
+    from odoo_mcp.connection.settings import ConnectionSettings, build_http_client
+
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    if proxy is not None:
+        monkeypatch.setenv(proxy, "http://proxy.invalid:3128")
+    settings = ConnectionSettings(
+        url="http://127.0.0.1:8069", database="demo", username="admin", api_key="key"
+    )
+    client = build_http_client(settings)
+    assert isinstance(client._transport, Http11Transport) is (proxy is None)
