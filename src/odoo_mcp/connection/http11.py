@@ -62,12 +62,18 @@ class _Wire(asyncio.Protocol):
         self.waiter: asyncio.Future[bool] | None = None
         self.drained: asyncio.Future[None] | None = None
         self.paused = False
+        self.busy = True  # in an exchange; an idle connection that receives bytes is closed
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
+        if not self.busy:  # nothing was asked: never buffer what an idle connection is sent
+            self.closed = True
+            if self.transport is not None:
+                self.transport.close()
+            return
         self.data += data
         self._wake()
 
@@ -444,6 +450,7 @@ class Http11Transport(httpx2.AsyncBaseTransport):
                 candidate = self._idle[index]
                 if candidate.key == key and candidate.usable(now, self._expiry):
                     del self._idle[index]
+                    candidate.wire.busy = True
                     return candidate
             self._drop_stale(now)
             if self._max_open is None or self._open < self._max_open:
@@ -494,6 +501,7 @@ class Http11Transport(httpx2.AsyncBaseTransport):
             and (self._max_idle is None or len(self._idle) < self._max_idle)
         ):
             connection.idle_since = time.monotonic()
+            connection.wire.busy = False
             self._idle.append(connection)
         else:
             connection.close()

@@ -523,3 +523,31 @@ def test_the_client_keeps_httpx2s_transport_only_behind_a_proxy(
     )
     client = build_http_client(settings)
     assert isinstance(client._transport, Http11Transport) is (proxy is None)
+
+
+async def test_bytes_sent_to_an_idle_connection_close_it_unread() -> None:
+    """A server that writes to a connection nobody asked anything on is never buffered."""
+
+    def script(server: Server) -> Handler:
+        async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            if server.connections == 1:
+                await server.read_request(reader)
+                writer.write(ok(b"first"))
+                await writer.drain()
+                await asyncio.sleep(0.02)
+                writer.write(b"unasked-for " * 1000)  # then keeps the connection open
+                await writer.drain()
+                await reader.read()
+            else:
+                await answering(ok(b"second"))(server)(reader, writer)
+
+        return handler
+
+    transport = Http11Transport()
+    async with serving(script) as srv, client(srv.port, transport) as http:
+        assert (await http.get("/")).text == "first"
+        await asyncio.sleep(0.1)
+        (idle,) = transport._idle
+        assert idle.wire.closed and not idle.wire.data
+        assert (await http.get("/")).text == "second"
+    assert srv.connections == 2
