@@ -127,8 +127,9 @@ def build_http_client(
     """REQ-02-25: one pooled client (keep-alive, timeout, TLS) shared by all three adapters.
 
     ``transport`` lets tests serve an ASGI app in-process (``httpx2.ASGITransport``). Without
-    one, the requests go through ``Http11Transport`` (issue 41: a fifth of httpx2's own
-    transport's CPU) unless the environment names a proxy, which only httpx2's own serves.
+    one, the requests go through ``Http11Transport`` (issue 41: half the CPU of a request
+    through httpx2's own transport) unless the environment names a proxy, which only
+    httpx2's own transport serves.
     """
     verify = _tls_verify(settings)
     if transport is None and not _proxy_in_environment():
