@@ -31,6 +31,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from odoo_mcp.adapter.http import limits
 from odoo_mcp.adapter.http.auth import BearerAuth, CallerConnections
 from odoo_mcp.adapter.http.early import EarlyMethods
+from odoo_mcp.adapter.http.post_stream import use_post_event_streams
 from odoo_mcp.adapter.http.sessions import SESSION_IDLE_TIMEOUT, SessionCap
 from odoo_mcp.adapter.stdio import DRAIN_SECONDS
 from odoo_mcp.config import LOOPBACK_HOSTS, OdooMcpConfig
@@ -107,6 +108,7 @@ def build_http_app(
     is set: the issuer) are for the tests and ``serve_http``. The app's ``state.oauth`` is the
     ``OAuthServer``.
     """
+    use_post_event_streams()  # issue 41: a POST's SSE stream on one task
     mcp_app: Any = server.streamable_http_app(
         streamable_http_path=config.mcp_path,
         stateless_http=config.stateless_http,
