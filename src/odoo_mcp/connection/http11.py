@@ -418,7 +418,7 @@ class Http11Transport(httpx2.AsyncBaseTransport):
                         "the server switched protocols", request=request
                     )
             content = await _read_body(connection, request, status, version, headers, read_timeout)
-            if _tokens(request.headers.raw, b"connection").count(b"close"):
+            if b"close" in _tokens(request.headers.raw, b"connection"):
                 connection.keep_alive = False
         except BaseException:
             connection.keep_alive = False
@@ -488,11 +488,13 @@ class Http11Transport(httpx2.AsyncBaseTransport):
             raise
 
     def _drop_stale(self, now: float) -> None:
-        kept = [c for c in self._idle if c.usable(now, self._expiry)]
+        kept: list[_Connection] = []
         for connection in self._idle:
-            if connection not in kept:
+            if connection.usable(now, self._expiry):
+                kept.append(connection)
+            else:
                 connection.close()
-        self._open -= len(self._idle) - len(kept)
+                self._open -= 1
         self._idle = kept
 
     def _release(self, connection: _Connection) -> None:

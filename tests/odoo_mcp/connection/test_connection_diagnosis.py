@@ -8,7 +8,6 @@ something that is not Odoo answering, and (for ``serve --transport http``) a por
 
 from __future__ import annotations
 
-import datetime
 import logging
 import socket
 import ssl
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from certificates import self_signed
 from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import serve_fake_odoo
@@ -116,36 +116,7 @@ def _html(status: int, title: str) -> Answer:
 
 
 def _self_signed(tmp_path: Path) -> ssl.SSLContext:
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_file, key_file)
-    return context
+    return self_signed(tmp_path)[0]
 
 
 # --- the database -------------------------------------------------------------------------

@@ -8,9 +8,7 @@ decisions and its failures are the ones stated, not what some HTTP server librar
 from __future__ import annotations
 
 import asyncio
-import datetime
 import gzip
-import ipaddress
 import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -22,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from certificates import self_signed
 from odoo_mcp.connection.http11 import MAX_HEAD_BYTES, Http11Transport
 
 pytestmark = pytest.mark.anyio
@@ -343,46 +342,8 @@ async def test_at_most_max_connections_and_the_pool_timeout() -> None:
             await asyncio.gather(http.get("/"), http.get("/", timeout=waiting))
 
 
-def _certificate(tmp_path: Path) -> tuple[ssl.SSLContext, Path]:
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "odoo test")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_file, key_file)
-    return context, cert_file
-
-
 async def test_https_verifies_the_certificate_it_is_given(tmp_path: Path) -> None:
-    server_context, cert_file = _certificate(tmp_path)
+    server_context, cert_file = self_signed(tmp_path, for_ip="127.0.0.1")
     async with serving(answering(ok(b"tls"), ok(b"again")), tls=server_context) as srv:
         trusting = Http11Transport(ssl_context=ssl.create_default_context(cafile=str(cert_file)))
         async with httpx2.AsyncClient(
