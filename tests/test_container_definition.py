@@ -77,7 +77,7 @@ def _image_config(extra: dict[str, str]) -> OdooMcpConfig:
 def test_the_entry_point_is_a_declared_console_script() -> None:
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert _exec_form("ENTRYPOINT") == ["odoo-mcp"]
-    assert scripts["odoo-mcp"] == "odoo_mcp.cli:console"
+    assert scripts["odoo-mcp"] == "odoo_mcp.launch:console"
     fake = _compose()["services"]["fake-odoo"]["entrypoint"]
     assert fake == ["fake-odoo"] and fake[0] in scripts
 

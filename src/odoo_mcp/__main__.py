@@ -1,5 +1,5 @@
 """``python -m odoo_mcp``: the same as the ``odoo-mcp`` command (REQ-01-07)."""
 
-from odoo_mcp.cli import console
+from odoo_mcp.launch import console
 
 console()
