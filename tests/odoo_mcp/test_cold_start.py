@@ -38,6 +38,13 @@ DEFERRED = (
     "odoo_mcp.registry.workflows",
     "odoo_mcp.resources.reader",
     "html.parser",
+    # issue 41: the core tools are listed from the catalogue, loaded on their first call
+    "odoo_mcp.tools.core_read",
+    "odoo_mcp.tools.core_meta",
+    "odoo_mcp.tools.core_models",
+    "odoo_mcp.tools.core_toolsets",
+    "odoo_mcp.tools.core_write",
+    "odoo_mcp.tools.core_execute",
     "odoo_mcp.html_text",
     "httpcore2",
     "h11",
@@ -45,7 +52,7 @@ DEFERRED = (
 #: what it needs (the check reads the imports it thinks it reads)
 NEEDED = (
     "odoo_mcp.adapter.tools",
-    "odoo_mcp.tools.core_read",
+    "odoo_mcp.tools.catalogue",
     "odoo_mcp.errors.classify",
     "odoo_mcp.connection.http11",
 )

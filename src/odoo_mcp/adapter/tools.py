@@ -52,6 +52,7 @@ from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.safety.redaction import call_redaction
 from odoo_mcp.safety.scrub import Redaction, scrub_to_json
 from odoo_mcp.state import RateLimiter
+from odoo_mcp.tools.catalogue import DeferredToolSpec
 from odoo_mcp.tools.core_common import ResultModel
 from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets.registration import ToolsetCheckFailed, ToolsetRegistry
@@ -131,6 +132,21 @@ def output_schema_of(model: type[BaseModel]) -> dict[str, Any]:
     return _schema(model, "serialization")
 
 
+def listed_input_schema(spec: AnySpec) -> dict[str, Any]:
+    """REQ-11-17: a tool's inputSchema: a core tool's from the catalogue (issue 41: listing
+    it imports nothing of its module), any other tool's from its input model."""
+    if isinstance(spec, DeferredToolSpec):
+        return spec.input_schema
+    return input_schema_of(spec.input_model)
+
+
+def listed_output_schema(spec: AnySpec) -> dict[str, Any]:
+    """REQ-11-17: a tool's outputSchema, as ``listed_input_schema``."""
+    if isinstance(spec, DeferredToolSpec):
+        return spec.output_schema
+    return output_schema_of(spec.result_model)
+
+
 def tool_definition(spec: AnySpec) -> Tool:
     """REQ-11-17: a tool as listed: input model as inputSchema, result model as outputSchema,
     all four annotation hints explicit (decision 5)."""
@@ -138,8 +154,8 @@ def tool_definition(spec: AnySpec) -> Tool:
         name=spec.name,
         title=spec.title,
         description=spec.description,
-        input_schema=input_schema_of(spec.input_model),
-        output_schema=output_schema_of(spec.result_model),
+        input_schema=listed_input_schema(spec),
+        output_schema=listed_output_schema(spec),
         annotations=tool_annotations(spec.title, spec.hints),
         _meta=dict(spec.meta) if spec.meta else None,
     )
@@ -216,7 +232,7 @@ class ToolDispatcher:
     def input_schema(self, name: str) -> dict[str, Any] | None:
         """REQ-10-16: the schema the SDK may check header parameters against."""
         spec = self.specs.get(name)
-        return None if spec is None else input_schema_of(spec.input_model)
+        return None if spec is None else listed_input_schema(spec)
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams

@@ -61,6 +61,10 @@ class ToolSpec(Generic[InputT, ResultT]):
         """REQ-11-20: the rate limiter's bucket: read-only tools are reads."""
         return "read" if self.hints.read_only else "write"
 
+    def owner_module(self) -> str:
+        """REQ-03-12: the module that defines the tool, to name it when two tools clash."""
+        return self.handler.__module__
+
     def operation_of(self, params: InputT) -> Operation:
         """REQ-11-22: the operation one invocation stands for."""
         if callable(self.operation):

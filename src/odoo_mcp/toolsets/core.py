@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from odoo_mcp.tools import (
-    core_execute,
-    core_meta,
-    core_models,
-    core_read,
-    core_toolsets,
-    core_write,
-)
+from odoo_mcp.tools.catalogue import core_tools
 from odoo_mcp.toolsets.base import AnySpec, BaseToolset, ToolsetMetadata
 
 __all__ = ["CoreToolset"]
@@ -31,11 +24,5 @@ class CoreToolset(BaseToolset):
         return _METADATA
 
     def tools(self) -> Sequence[AnySpec]:
-        return (
-            *core_read.TOOLS,
-            *core_meta.TOOLS,
-            *core_models.TOOLS,
-            *core_toolsets.TOOLS,
-            *core_write.TOOLS,
-            *core_execute.TOOLS,
-        )
+        # issue 41: listed from the catalogue; each tool's module is imported on first use
+        return core_tools()

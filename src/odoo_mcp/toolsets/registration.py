@@ -146,7 +146,7 @@ class ToolsetRegistry:
                 continue
             name = toolset.metadata().name
             for spec in toolset.tools():
-                owner = (name, spec.handler.__module__)
+                owner = (name, spec.owner_module())
                 if spec.name in owners:
                     first = owners[spec.name]
                     raise DuplicateToolError(
