@@ -3,7 +3,8 @@
 A tool is one ``ToolSpec``: its name, title, description, input model, result model, handler
 and the facts the server needs around it (annotation hints, the operation the audit log and
 the mode check see, the Odoo method errors name). Its toolset lists it (``odoo_mcp.toolsets``):
-adding a tool is one spec in one module and one line in its toolset. Handlers take the
+adding a tool is one spec in one module and one line in its toolset (a core tool: and the
+catalogue written again, ``odoo_mcp.tools.catalogue``). Handlers take the
 :class:`~odoo_mcp.context.ServerContext` and never see MCP; the MCP adapter
 (``odoo_mcp.adapter.tools``) turns a spec into a listed tool and runs its calls.
 """
