@@ -2,7 +2,8 @@
 ``conformance`` extra into a new virtual environment, and run it from a directory outside the
 checkout, so nothing is imported from the source tree (``tox -e package``).
 
-1. ``odoo-mcp --version``, ``fake-odoo --version`` and ``odoo-mcp-conformance --version``;
+1. ``odoo-mcp --version``, ``fake-odoo --version`` and ``odoo-mcp-conformance --version``, and
+   the core tools' catalogue shipped;
 2. ``odoo-mcp demo`` over stdio through the MCP SDK's client (``package_client.py``);
 3. the installed kit against its shipped reference target, on a few features, and against
    the shipped example target (another server's names, its server shipped beside it).
@@ -78,6 +79,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             out = _step(f"{command} --version", [bin_dir / command, "--version"], outside, env)
             if out.strip() != f"{command} {version}":
                 raise SystemExit(f"{command} --version printed {out.strip()!r}")
+
+        # issue 41: the core tools' catalogue is shipped (without it a start still works, by
+        # importing the tool modules: only this check would notice it missing)
+        listed = "from odoo_mcp.tools.catalogue import CATALOGUE; print(CATALOGUE.is_file())"
+        shipped = _step("the tool catalogue", [bin_dir / "python", "-c", listed], outside, env)
+        if shipped.strip() != "True":
+            raise SystemExit("the wheel does not ship odoo_mcp/tools/catalogue.json")
 
         client = outside / "package_client.py"
         shutil.copy(Path(__file__).with_name("package_client.py"), client)
