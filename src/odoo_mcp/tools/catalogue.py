@@ -30,7 +30,7 @@ from pydantic.version import VERSION as PYDANTIC_VERSION
 from odoo_mcp.safety.annotations import ToolHints
 from odoo_mcp.tools.spec import ToolSpec
 
-__all__ = ["CORE_MODULES", "DeferredToolSpec", "build_catalogue", "core_tools"]
+__all__ = ["CORE_MODULES", "DeferredToolSpec", "StaleCatalogue", "build_catalogue", "core_tools"]
 
 #: the modules of the core tools, in the order the core toolset lists them
 CORE_MODULES: Final = (
@@ -46,13 +46,19 @@ CATALOGUE: Final = Path(__file__).with_name("catalogue.json")
 _LISTED: Final = frozenset({"name", "title", "description", "hints", "meta"})
 
 
+class StaleCatalogue(RuntimeError):
+    """The catalogue lists a core tool otherwise than its module defines it."""
+
+
 class DeferredToolSpec(ToolSpec[Any, Any]):
     """Issue 41: a core tool listed from the catalogue, loaded from its module on first use.
 
-    ``ToolSpec`` is a frozen dataclass; the listed fields are set here and the others left
-    unset, so that reading one of them (``__getattr__`` runs only for a missing attribute)
-    imports the module once and copies the module's spec in. Equality, hashing and ``repr``
-    read every field, so they load it too."""
+    ``ToolSpec`` is a frozen dataclass; the listed fields are set here. Every other field is
+    a ``_FromModule`` on this class: its first read imports the module and copies the module's
+    spec in, after which the instance's own value is read as any attribute (a descriptor
+    without ``__set__`` yields to the instance). It also hides ``ToolSpec``'s defaults
+    (``operation=None``...), which would otherwise be read before a load. Equality, hashing
+    and ``repr`` read every field, so they load it too."""
 
     module: str
     #: REQ-11-17: the listed inputSchema (validation) and outputSchema (serialization)
@@ -74,23 +80,44 @@ class DeferredToolSpec(ToolSpec[Any, Any]):
         for name, value in listed.items():
             object.__setattr__(self, name, value)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in _LISTED:  # copy/pickle probes, never a load
-            raise AttributeError(name)
-        self.load()
-        return object.__getattribute__(self, name)
-
     def owner_module(self) -> str:
         return self.module
 
     def load(self) -> ToolSpec[Any, Any]:
-        """Import the tool's module and take its spec's fields (idempotent)."""
+        """Import the tool's module and take its spec's fields (idempotent).
+
+        Fails closed: the hints listed decided the tool's visibility and a read-only tool's
+        operation (SPEC-11's modes), so a catalogue that no longer says what the module does
+        (edited code, the catalogue not written again) refuses the tool's use."""
         tools: list[ToolSpec[Any, Any]] = importlib.import_module(self.module).TOOLS
-        spec = next(tool for tool in tools if tool.name == self.name)
+        spec = next((tool for tool in tools if tool.name == self.name), None)
+        if spec is None or any(getattr(spec, f) != getattr(self, f) for f in sorted(_LISTED)):
+            raise StaleCatalogue(
+                f"{CATALOGUE.name} does not list {self.name} as {self.module} defines it: "
+                "run python -m odoo_mcp.tools.catalogue"
+            )
         for field in dataclasses.fields(ToolSpec):
             if field.name not in _LISTED:
                 object.__setattr__(self, field.name, getattr(spec, field.name))
         return spec
+
+
+class _FromModule:
+    """A field of a ``DeferredToolSpec`` not in the catalogue: its first read loads the spec."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: DeferredToolSpec | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        instance.load()
+        return instance.__dict__[self.name]
+
+
+for _field in dataclasses.fields(ToolSpec):
+    if _field.name not in _LISTED:
+        setattr(DeferredToolSpec, _field.name, _FromModule(_field.name))
 
 
 @functools.cache

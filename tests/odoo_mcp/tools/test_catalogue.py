@@ -16,7 +16,13 @@ from pydantic.version import VERSION as PYDANTIC_VERSION
 
 from odoo_mcp.adapter.tools import tool_definition
 from odoo_mcp.tools import catalogue
-from odoo_mcp.tools.catalogue import CATALOGUE, CORE_MODULES, DeferredToolSpec, core_tools
+from odoo_mcp.tools.catalogue import (
+    CATALOGUE,
+    CORE_MODULES,
+    DeferredToolSpec,
+    StaleCatalogue,
+    core_tools,
+)
 from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets.core import CoreToolset
 
@@ -77,6 +83,38 @@ def test_a_listed_core_tool_is_the_tool_its_module_defines() -> None:
         for field in dataclasses.fields(ToolSpec):  # loaded: every field is the module's
             assert getattr(deferred, field.name) == getattr(spec, field.name), field.name
         assert deferred.owner_module() == spec.owner_module()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"hints": {"read_only": True, "destructive": False, "idempotent": True}},
+        {"description": "another text"},
+        {"name": "odoo_core_no_such_tool"},
+    ],
+)
+def test_a_tool_listed_otherwise_than_its_module_defines_it_is_refused(
+    change: dict[str, Any],
+) -> None:
+    # fails closed: a write tool listed read-only would be visible, and read, in read-only mode
+    entry = next(e for e in _written()["tools"] if e["name"] == "odoo_core_unlink")
+    deferred = DeferredToolSpec({**entry, **change})
+    with pytest.raises(StaleCatalogue, match=r"run python -m odoo_mcp\.tools\.catalogue"):
+        deferred.handler  # noqa: B018 (the first use loads)
+    with pytest.raises(StaleCatalogue):
+        deferred.operation_of(None)
+    assert DeferredToolSpec(entry).load().name == "odoo_core_unlink"  # unchanged: loads
+
+
+@pytest.mark.parametrize(
+    "field", [f.name for f in dataclasses.fields(ToolSpec) if f.default is not dataclasses.MISSING]
+)
+def test_a_field_with_a_default_is_the_modules_on_its_first_read(field: str) -> None:
+    # ToolSpec's defaults (operation=None, ...) are never what a deferred spec answers
+    specs = {spec.name: spec for spec in _module_specs()}
+    for entry in _written()["tools"]:
+        first_read = getattr(DeferredToolSpec(entry), field)
+        assert first_read == getattr(specs[entry["name"]], field), (entry["name"], field)
 
 
 def test_one_set_of_core_tools_per_process() -> None:
