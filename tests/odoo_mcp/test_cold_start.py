@@ -20,6 +20,7 @@ from typing import Any
 import odoo_mcp
 from fake_odoo.demo import ADMIN_API_KEY
 from fake_odoo.handle import FakeOdoo
+from odoo_mcp.tools.catalogue import CORE_MODULES
 
 #: what the first tools/list must not have imported: the error pattern database (the first
 #: Odoo error classified loads it), the resource reader, the prompts, the workflow table and
@@ -39,12 +40,7 @@ DEFERRED = (
     "odoo_mcp.resources.reader",
     "html.parser",
     # issue 41: the core tools are listed from the catalogue, loaded on their first call
-    "odoo_mcp.tools.core_read",
-    "odoo_mcp.tools.core_meta",
-    "odoo_mcp.tools.core_models",
-    "odoo_mcp.tools.core_toolsets",
-    "odoo_mcp.tools.core_write",
-    "odoo_mcp.tools.core_execute",
+    *CORE_MODULES,
     "odoo_mcp.html_text",
     "httpcore2",
     "h11",
