@@ -18,7 +18,14 @@ def test_an_interrupt_cancels_the_runs_not_started(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     started: list[str] = []
-    submitted, release = threading.Event(), threading.Event()
+    submitted, release, interrupted = threading.Event(), threading.Event(), threading.Event()
+
+    def ctrl_c(signum: int, frame: Any) -> None:
+        """Python's own Ctrl-C (KeyboardInterrupt), once: a second signal this test sent
+        before it saw the first taken must not interrupt the clean-up the first started."""
+        if not interrupted.is_set():
+            interrupted.set()
+            raise KeyboardInterrupt
 
     def run_kit(target: Path, report_dir: Path, *extra: str) -> Any:
         started.append(report_dir.name)
@@ -26,8 +33,13 @@ def test_an_interrupt_cancels_the_runs_not_started(
             submitted.wait(30)  # "queued" is waiting in the pool
             # Ctrl-C while a run is under way: a real SIGINT, to the main thread (where a
             # terminal's lands in effect: a signal to the process may go to this thread and
-            # leave the main thread's wait unbroken), which turns it into KeyboardInterrupt
+            # leave the main thread's wait unbroken). Sent again until taken: CPython runs a
+            # handler between bytecodes, and a signal landing just before the main thread's
+            # lock wait blocks leaves it pending until that wait ends (the first run's, 30 s
+            # later, under a loaded CI run: "queued" then started)
             signal.pthread_kill(main, signal.SIGINT)
+            while not interrupted.wait(0.2):
+                signal.pthread_kill(main, signal.SIGINT)
         release.wait(30)  # a run under way ends once it got its own SIGINT
         return kit_runs.KitRun(2, "interrupted", report_dir)
 
@@ -55,7 +67,7 @@ def test_an_interrupt_cancels_the_runs_not_started(
     monkeypatch.setattr(kit_runs, "run_kit", run_kit)
     monkeypatch.setattr(kit_runs, "ThreadPoolExecutor", Pool)
     # Python's own Ctrl-C, whatever an earlier test of this worker left installed
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    previous = signal.signal(signal.SIGINT, ctrl_c)
     try:
         with pytest.raises(KeyboardInterrupt):
             kit_runs.run_kits(jobs, workers=1, separately=True)
