@@ -56,7 +56,7 @@ OPERATION_LETTERS: Final = {"read": "r", "write": "w", "create": "c", "unlink": 
 class ModelSummary(BaseModel):
     """REQ-04-33: one model as ``odoo_core_list_models`` shows it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use (issue 41)
 
     model: str
     name: str

@@ -44,6 +44,12 @@ DEFERRED = (
     "odoo_mcp.html_text",
     "httpcore2",
     "h11",
+    # issue 41: what only a tool call needs (the core tools' shared models, the domain and
+    # order validators), and the static registry file's models when no file is configured
+    "odoo_mcp.tools.core_common",
+    "odoo_mcp.domain.validation",
+    "odoo_mcp.domain.order",
+    "odoo_mcp.registry.static",
 )
 #: what it needs (the check reads the imports it thinks it reads)
 NEEDED = (
@@ -108,7 +114,7 @@ def imports_before_tools_list(fake: FakeOdoo) -> set[str]:
 def test_the_first_tools_list_imports_only_what_it_needs(fake_odoo_server: FakeOdoo) -> None:
     """Issue 17: error classification's pattern database, the resource reader, the workflow
     table, the prompts and the HTML parser are not imported before the first tools/list is
-    answered."""
+    answered; issue 41: nor the core tools, their shared models and the domain validators."""
     imported = imports_before_tools_list(fake_odoo_server)
     assert set(NEEDED) <= imported, sorted(imported)
     assert sorted(set(DEFERRED) & imported) == []

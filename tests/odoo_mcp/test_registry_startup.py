@@ -12,10 +12,13 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
+from mcp.shared.message import SessionMessage
+from mcp.types import JSONRPCNotification, JSONRPCRequest
 
 from fake_odoo.handle import FakeOdoo
 from fake_odoo.testing import IN_PROCESS_URL, FakeOdooTransport
 from mcp_servers import fake_server
+from odoo_mcp.adapter import sdk
 from odoo_mcp.connection import (
     CallOutcome,
     ConnectionManager,
@@ -248,6 +251,46 @@ async def test_the_server_introspects_after_connecting_without_delaying_tools() 
         assert {"name": "sale", "state": "installed", "shortdesc": "Sales"} in modules["modules"]
     assert fake.call_counts(model="res.partner", method="fields_get") == 1
     # the start-up read only: the resource answered from the registry
+    assert fake.call_counts(model="ir.module.module", method="search_read") == 1
+
+
+@pytest.mark.req("REQ-07-09")
+async def test_the_start_up_introspection_waits_for_the_first_session_to_open() -> None:
+    """Issue 41: the opening exchange the client waits on (initialize, a first request) does
+    not share the CPU with the introspection; it begins with ``notifications/initialized``."""
+    fake = FakeOdoo("19.0")
+    low = sdk.low_level(
+        fake_server(fake, introspect_on_startup=True, introspect_models="res.partner")
+    )
+    to_server, server_in = sdk.create_context_streams[SessionMessage | Exception](10)
+    server_out, from_server = sdk.create_context_streams[SessionMessage](10)
+
+    def request(request_id: int, method: str, params: dict[str, Any]) -> SessionMessage:
+        return SessionMessage(
+            JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method, params=params)
+        )
+
+    async with to_server, server_in, server_out, from_server, anyio.create_task_group() as tasks:
+        tasks.start_soon(low.run, server_in, server_out, low.create_initialization_options())
+        init = {"protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"}}  # fmt: skip
+        await to_server.send(request(0, "initialize", init))
+        await from_server.receive()
+        for number in range(1, 4):  # time for a background task to have reached Odoo
+            await to_server.send(request(number, "ping", {}))
+            await from_server.receive()
+            await anyio.sleep(0.05)
+        # its reads: the installed modules, the readable models, then fields_get
+        read = {("ir.module.module", "search_read"), ("ir.model", "search_read")}
+        assert [
+            c for c in fake.calls if (c.model, c.method) in read or c.method == "fields_get"
+        ] == []
+        note = JSONRPCNotification(jsonrpc="2.0", method="notifications/initialized")
+        await to_server.send(SessionMessage(note))
+        with anyio.fail_after(10):
+            while fake.call_counts(model="res.partner", method="fields_get") == 0:
+                await anyio.sleep(0.01)
+        await to_server.aclose()  # the session ends, and the loop with it
     assert fake.call_counts(model="ir.module.module", method="search_read") == 1
 
 

@@ -15,7 +15,8 @@ from mcp_servers import fake_server
 from odoo_mcp.cli import EXIT_CONFIG, main
 from odoo_mcp.config import ConfigError
 from odoo_mcp.connection import ConnectionManager
-from odoo_mcp.registry import FieldInfo, ModelRegistry, load_static_registry
+from odoo_mcp.registry import FieldInfo, ModelRegistry
+from odoo_mcp.registry.static import load_static_registry
 from odoo_mcp.registry.workflows import workflow_for
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "registry" / "static_registry.json"

@@ -4,8 +4,9 @@
 
 * answering requests with handlers of our own (``tools/list`` and ``tools/call`` by the tool
   dispatcher, which answers an unknown tool -32601 and builds schemas from the tools' models;
-  resources, prompts, ``logging/setLevel``, ``subscriptions/listen``): the low-level server's
-  ``add_request_handler``;
+  resources, prompts, ``logging/setLevel``, ``subscriptions/listen``), and hearing a session's
+  ``notifications/initialized``: the low-level server's ``add_request_handler`` and
+  ``add_notification_handler``;
 * the input schema the SDK checks ``Mcp-Param-*`` headers against: ``get_tool_input_schema``;
 * announcing ``listChanged`` for tools, resources and prompts (REQ-01-17, REQ-03-17):
   ``MCPServer`` calls ``create_initialization_options()`` without ``NotificationOptions``;
@@ -45,6 +46,7 @@ __all__ = [
     "keep_encodings",
     "low_level",
     "on_connection_end",
+    "on_notification",
     "on_request",
     "set_tool_input_schema",
 ]
@@ -65,6 +67,14 @@ def on_request(
 ) -> None:
     """Answer ``method`` with ``handler(ctx, params)``, replacing the SDK's own handler."""
     low_level(server).add_request_handler(method, params, handler)
+
+
+def on_notification(
+    server: MCPServer[Any], method: str, params: type[BaseModel], handler: Handler
+) -> None:
+    """Run ``handler(ctx, params)`` on each ``method`` notification (``initialized``: after the
+    runner has marked the connection initialized)."""
+    low_level(server).add_notification_handler(method, params, handler)
 
 
 def set_tool_input_schema(

@@ -25,6 +25,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.types import (
     CallToolRequestParams,
     GetPromptRequestParams,
+    NotificationParams,
     PaginatedRequestParams,
     ReadResourceRequestParams,
     SetLevelRequestParams,
@@ -45,7 +46,7 @@ from odoo_mcp.config import OdooMcpConfig
 from odoo_mcp.connection import ConnectionManager
 from odoo_mcp.context import ServerContext
 from odoo_mcp.formatting import FormatOptions
-from odoo_mcp.registry import ModelRegistry, load_static_registry
+from odoo_mcp.registry import ModelRegistry
 from odoo_mcp.resources.subscriptions import SubscriptionManager
 from odoo_mcp.safety import AuditLogger
 from odoo_mcp.state import RateLimiter, SharedState, open_state
@@ -87,6 +88,32 @@ def server_version() -> str:
         return "0.0.0"
 
 
+class SessionOpened:
+    """REQ-07-09 (issue 41): the start-up introspection begins once a client has opened its
+    session (its ``notifications/initialized``), so that it does not compete for the CPU with
+    the opening exchange the client waits on (``initialize``, then ``tools/list``); that
+    client's tool calls still find the registry warming, and share its ``fields_get`` calls.
+    A client that never says it is initialized gets fields read on demand, as any model
+    outside the introspected ones."""
+
+    def __init__(self) -> None:
+        self._event: anyio.Event | None = None
+
+    def _get(self) -> anyio.Event:
+        # made in the event loop that waits on it, not where the server is built
+        if self._event is None:
+            self._event = anyio.Event()
+        return self._event
+
+    async def wait(self) -> None:
+        """Return once a session is open (at once after the first)."""
+        await self._get().wait()
+
+    async def notified(self, _ctx: object, _params: NotificationParams) -> None:
+        """The ``notifications/initialized`` handler."""
+        self._get().set()
+
+
 def server_context(
     config: OdooMcpConfig, odoo: CallerRouter, toolsets: ToolsetRegistry
 ) -> ServerContext:
@@ -94,7 +121,12 @@ def server_context(
 
     REQ-07-08: a bad static registry file is a ConfigError here, before anything starts."""
     limits = config.rate_limits()
-    registry = ModelRegistry(odoo, static=load_static_registry(config.static_registry_path))
+    static = None
+    if config.static_registry_path:  # issue 41: a start without the file skips its models
+        from odoo_mcp.registry.static import load_static_registry
+
+        static = load_static_registry(config.static_registry_path)
+    registry = ModelRegistry(odoo, static=static)
     return ServerContext(
         odoo=odoo,
         registry=registry,
@@ -128,8 +160,9 @@ def build_server(
     REQ-11-04/05: only the tools visible in the mode (and in the enabled toolsets) are
     registered. The lifespan connects to Odoo before the first request is served
     (REQ-01-15: a failure stops the start), registers the toolsets that can run on it
-    (REQ-03-04), starts the subscription polls and the registry's introspection (REQ-07-09)
-    in the background, and closes the connection at the end.
+    (REQ-03-04), starts the subscription polls and, once a client's session is open, the
+    registry's introspection (REQ-07-09) in the background, and closes the connection at the
+    end.
     """
     registration = toolset_registry(config, toolsets)
     # REQ-HTTP-15: every Odoo call goes to the request's caller (HTTP with auth) or to ours
@@ -155,6 +188,12 @@ def build_server(
         publish=bus_publisher(bus),
     )
 
+    opened = SessionOpened()
+
+    async def introspect_once_opened() -> None:
+        await opened.wait()
+        await context.registry.build_at_startup(config, context.policy.is_model_readable)
+
     @asynccontextmanager
     async def lifespan(_server: MCPServer[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
         await connection.connect()  # a no-op when the CLI connected already
@@ -162,9 +201,7 @@ def build_server(
             await dispatcher.register()
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(subscriptions.poll_forever)
-                tasks.start_soon(
-                    context.registry.build_at_startup, config, context.policy.is_model_readable
-                )
+                tasks.start_soon(introspect_once_opened)
                 yield {"dispatcher": dispatcher}
                 tasks.cancel_scope.cancel()
         finally:
@@ -197,6 +234,7 @@ def build_server(
     ]
     for method, params, handler in answers:
         sdk.on_request(server, method, params, handler)
+    sdk.on_notification(server, "notifications/initialized", NotificationParams, opened.notified)
     sdk.set_tool_input_schema(server, dispatcher.input_schema)
     # REQ-03-17: the tools change when a reconnection finds another Odoo
     sdk.announce_list_changed(server)

@@ -53,7 +53,6 @@ from odoo_mcp.safety.redaction import call_redaction
 from odoo_mcp.safety.scrub import Redaction, scrub_to_json
 from odoo_mcp.state import RateLimiter
 from odoo_mcp.tools.catalogue import DeferredToolSpec
-from odoo_mcp.tools.core_common import ResultModel
 from odoo_mcp.tools.spec import ToolSpec
 from odoo_mcp.toolsets.registration import ToolsetCheckFailed, ToolsetRegistry
 
@@ -342,6 +341,10 @@ class ToolDispatcher:
         # issue 30: the result is turned into plain JSON values once (records as built); the
         # text block (for clients that read text only) is those values encoded by
         # pydantic-core's encoder (Rust: json.dumps took 1.6x as long)
+        # loaded with the tool that returned it (issue 41: a start does not load the core
+        # tools' shared models and, through them, the domain validators)
+        from odoo_mcp.tools.core_common import ResultModel
+
         if isinstance(result, ResultModel):
             structured = result.json_values()
         else:

@@ -89,7 +89,7 @@ class ConnectionState(StrEnum):
 class ConnectionInfo(BaseModel):
     """REQ-02-33: what ``odoo://system/info`` shows about the connection."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use (issue 41)
 
     url: str
     database: str

@@ -24,7 +24,8 @@ __all__ = ["ErrorResponse", "ToolError", "to_json", "to_payload"]
 class ErrorResponse(BaseModel):
     """REQ-10-02: the structure of every error response, in the spec's field order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # built on its first use, not at import (issue 41: the first error, not the cold start)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     #: REQ-10-03: always true
     error: Literal[True] = True

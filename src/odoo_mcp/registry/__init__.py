@@ -1,7 +1,8 @@
 """SPEC-07: the model registry (field metadata, modules, methods, states).
 
 ``fields``: ``FieldInfo``; ``cache``: ``ModelRegistry``; ``introspection``: the start-up
-build; ``static``: the static registry file; ``merge``: static and live merged;
+build; ``static``: the static registry file (imported from there: a start without one does
+not load its models, issue 41); ``merge``: static and live merged;
 ``workflows``: decision 8's methods and transitions; ``key_fields``: decision 10;
 ``lookups``: the bounded lookups of one tool call (issue 37).
 """
@@ -21,7 +22,6 @@ from odoo_mcp.registry.introspection import (
     IntrospectionReport,
 )
 from odoo_mcp.registry.key_fields import KEY_FIELDS, BlockedFieldCheck, key_fields
-from odoo_mcp.registry.static import StaticRegistry, load_static_registry
 
 __all__ = [
     "DEFAULT_INTROSPECT_MODELS",
@@ -38,7 +38,5 @@ __all__ = [
     "IntrospectionReport",
     "ModelRegistry",
     "StartupSettings",
-    "StaticRegistry",
     "key_fields",
-    "load_static_registry",
 ]

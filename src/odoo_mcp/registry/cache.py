@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from odoo_mcp.connection import OdooCalls, OdooError, OdooRpcError
 from odoo_mcp.connection.errors import OdooUnsendableCall
@@ -32,7 +32,9 @@ from odoo_mcp.registry.introspection import (
 )
 from odoo_mcp.registry.key_fields import BlockedFieldCheck, key_fields
 from odoo_mcp.registry.merge import merge_fields
-from odoo_mcp.registry.static import StaticModel, StaticRegistry
+
+if TYPE_CHECKING:  # loaded with a static registry file only (issue 41: cold start)
+    from odoo_mcp.registry.static import StaticModel, StaticRegistry
 
 __all__ = ["FieldSource", "ModelRegistry", "StartupSettings"]
 

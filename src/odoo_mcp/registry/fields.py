@@ -45,7 +45,7 @@ class FieldInfo(BaseModel):
     have any); a computed field without dependencies stays None.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use (issue 41)
 
     name: str
     type: str

@@ -85,7 +85,7 @@ DEFAULT_LIMITS: Final = IntrospectionLimits()
 class InstalledModule(BaseModel):
     """REQ-07-09: one installed Odoo module."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use (issue 41)
 
     name: str
     shortdesc: str = ""
@@ -94,7 +94,7 @@ class InstalledModule(BaseModel):
 class IntrospectionReport(BaseModel):
     """What one start-up introspection did (logged, and returned for tests)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use (issue 41)
 
     loaded: tuple[str, ...]
     skipped: tuple[str, ...]

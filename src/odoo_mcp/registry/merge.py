@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from odoo_mcp.registry.fields import FieldInfo
-from odoo_mcp.registry.static import StaticMethod
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the static file's models load with a file (issue 41: a start without one)
+    from odoo_mcp.registry.static import StaticMethod
     from odoo_mcp.registry.workflows import MethodDoc
 
 __all__ = ["merge_fields", "merge_methods", "merge_states"]

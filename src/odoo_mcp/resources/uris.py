@@ -57,7 +57,7 @@ class InvalidResourceUri(ValueError):
 class ResourceRef(BaseModel):
     """REQ-06-01: what one ``odoo://`` URI asks for."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use (issue 41)
 
     kind: Kind
     model: str | None = None

@@ -75,7 +75,7 @@ class AuditSettings:
 class AuditRecord(BaseModel):
     """REQ-11-23: the fields of one audit line."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use (issue 41)
 
     timestamp: str
     session_id: str | None

@@ -140,7 +140,7 @@ def test_listing_imports_no_tool_module_and_a_first_use_imports_its_own() -> Non
         "print(mods())\n"
     )
     before, after = subprocess.check_output([sys.executable, "-c", code], text=True).splitlines()
-    assert before == "['odoo_mcp.tools.core_common']"  # shared helpers, no tool of its own
+    assert before == "[]"  # no tool module, nor their shared helpers (issue 41)
     assert "'odoo_mcp.tools.core_meta'" in after
     assert "'odoo_mcp.tools.core_read'" not in after and "core_write" not in after
 
