@@ -33,7 +33,7 @@ from typing import Any, Final
 
 import pydantic_core
 from mcp.types import CallToolResult, JSONRPCResponse, RequestId, TextContent
-from pydantic import PrivateAttr
+from pydantic import ConfigDict, PrivateAttr
 
 __all__ = ["EncodedResponse", "KeptResult", "encoded_response", "kept_result", "shaped"]
 
@@ -63,6 +63,8 @@ _KEPT: dict[int, _Kept] = {}
 
 class KeptResult(CallToolResult):
     """A tool result whose text block is the JSON of its structured content."""
+
+    model_config = ConfigDict(defer_build=True)  # built by the first long result (issue 41)
 
 
 def kept_result(
@@ -112,6 +114,7 @@ def _text_of(result: CallToolResult) -> str | None:
 class EncodedResponse(JSONRPCResponse):
     """A response to ``tools/call`` whose JSON was made from the kept encoding."""
 
+    model_config = ConfigDict(defer_build=True)  # built by the first long result (issue 41)
     _wire: str = PrivateAttr(default="")
 
     def model_dump_json(self, **kwargs: Any) -> str:
