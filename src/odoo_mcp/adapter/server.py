@@ -13,6 +13,7 @@ The tools themselves (``odoo_mcp.tools``) never see MCP.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -80,6 +81,7 @@ def toolset_registry(
     )
 
 
+@functools.cache  # the package's metadata is read once (issue 41: three reads per start)
 def server_version() -> str:
     """REQ-01-17: the server version is the package's (pyproject)."""
     try:
