@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: where the version is written
+INIT = "src/odoo_mcp/__init__.py"
 #: a small, quick part of the kit (pytest -k on scenario names): 13 of its 456 scenarios
 KIT_SELECT = "search_read"
 
@@ -49,7 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--work", help="working directory (default: a temporary one, removed)")
     parser.add_argument("--select", default=KIT_SELECT, help="the kit's -k expression")
     args = parser.parse_args(argv)
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    # pyproject.toml takes it from there ([tool.hatch.version])
+    declared = re.search(r'^__version__ = "([^"]+)"$', (ROOT / INIT).read_text(), re.MULTILINE)
+    if declared is None:
+        raise SystemExit(f"no __version__ in {INIT}")
+    version = declared.group(1)
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="odoo-mcp-package-"))
     work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()

@@ -10,7 +10,6 @@ is never written here: it comes from the fields' declarations (a ``SettingsIndex
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -144,6 +143,8 @@ def _meant(index: SettingsIndex, variable: str, known: Mapping[str, str]) -> str
             return f" (did you mean {variables[0]}?)"
     # compared without the prefix they share, or every name would look close
     names = {name.removeprefix(PREFIX): name for name in [*known, CONFIG_PATH_VAR]}
+    import difflib  # a refusal's hint only (issue 41: not loaded by every start)
+
     close = difflib.get_close_matches(variable.removeprefix(PREFIX), list(names), n=1)
     return f" (did you mean {names[close[0]]}?)" if close else ""
 
@@ -210,6 +211,8 @@ def _unknown(path: Path, key: str, known: Iterable[str]) -> str:
 
 def did_you_mean(given: str, known: Iterable[str], *, quote: str = "'") -> str:
     """REQ-11-29: `` (did you mean 'x'?)`` naming the closest known name, or nothing."""
+    import difflib  # a refusal's hint only (issue 41: not loaded by every start)
+
     close = difflib.get_close_matches(given, list(known), n=1)
     return f" (did you mean {quote}{close[0]}{quote}?)" if close else ""
 

@@ -2,8 +2,9 @@
 
 ``odoo-mcp`` on the package index is another project (decision 42): a ``pip install`` line
 must name a checkout (``.`` or ``-e .``, with extras) or the wheel the checkout builds, under
-the distribution's name and version from pyproject.toml. ``bench/package_check.py`` (run by
-``.ci/run``) installs that wheel in a clean environment as the docs say.
+the distribution's name (pyproject.toml) and version (``odoo_mcp.__version__``).
+``bench/package_check.py`` (run by ``.ci/run``) installs that wheel in a clean environment as
+the docs say.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import re
 import shlex
 import tomllib
 from pathlib import Path
+
+import odoo_mcp
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -33,7 +36,8 @@ def test_the_distribution_name_is_ours() -> None:
 
 
 def test_every_install_command_names_this_project() -> None:
-    wheel = f"dist/{PROJECT['name'].replace('-', '_')}-{PROJECT['version']}-py3-none-any.whl"
+    # the version pyproject.toml reads from the package ([tool.hatch.version])
+    wheel = f"dist/{PROJECT['name'].replace('-', '_')}-{odoo_mcp.__version__}-py3-none-any.whl"
     extras = set(PROJECT["optional-dependencies"])
     targets = _targets()
     assert any(target.startswith(wheel) for _, target in targets)

@@ -50,6 +50,7 @@ DEFERRED = (
     "odoo_mcp.domain.validation",
     "odoo_mcp.domain.order",
     "odoo_mcp.registry.static",
+    "difflib",  # a refusal's "did you mean" only
 )
 #: what it needs (the check reads the imports it thinks it reads)
 NEEDED = (

@@ -13,11 +13,9 @@ The tools themselves (``odoo_mcp.tools``) never see MCP.
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Final
 
 import anyio
@@ -36,6 +34,7 @@ from mcp.types import (
 )
 from pydantic import BaseModel
 
+import odoo_mcp
 from odoo_mcp.adapter import sdk, wire
 from odoo_mcp.adapter.client_logging import ClientLogLevels
 from odoo_mcp.adapter.prompts import PromptHandlers
@@ -81,13 +80,10 @@ def toolset_registry(
     )
 
 
-@functools.cache  # the package's metadata is read once (issue 41: three reads per start)
 def server_version() -> str:
-    """REQ-01-17: the server version is the package's (pyproject)."""
-    try:
-        return version("odoo-mcp-reference")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
-        return "0.0.0"
+    """REQ-01-17: the server version is the package's: ``odoo_mcp.__version__``, which
+    pyproject.toml reads (issue 41: reading the installed metadata cost 2.8 ms a start)."""
+    return odoo_mcp.__version__
 
 
 class SessionOpened:

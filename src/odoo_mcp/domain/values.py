@@ -8,7 +8,6 @@ leaf that itself validates (REQ-04a-14).
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from datetime import datetime
@@ -189,6 +188,8 @@ def _corrected_operator(operator: str) -> str | None:
         return lowered
     if lowered in ALIASES:
         return ALIASES[lowered]
+    import difflib  # a refusal's hint only (issue 41: not loaded by every start)
+
     close = difflib.get_close_matches(lowered, sorted(ALL), n=1, cutoff=0.6)
     return close[0] if close else None
 
